@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Host-side checks of the series and its export as git commits.
+
+export_series(): a git repository of the base tree (committed once and
+tagged "base"), the series replayed on top as one commit per entry, and
+`git format-patch --cover-letter` into <B>/series-out/.
+run_all(): checkpatch --strict on every exported patch, sparse (C=2),
+W=1 and coccicheck on every C file the series touches.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+from mk import read  # noqa: E402
+
+AUTHOR = 'Markers Team <markers@example.org>'
+
+
+def _git(c, repo, *args, check=True, quiet=True):
+    return c.run(['git', '-C', repo] + list(args), check=check, quiet=quiet,
+                 logfile=os.path.join(c.LOGS, 'git.log'))
+
+
+def _git_out(repo, *args):
+    return subprocess.run(['git', '-C', repo] + list(args), check=True, text=True,
+                          stdout=subprocess.PIPE).stdout.strip()
+
+
+def base_repo(c):
+    base = c.base_tree()
+    repo = os.path.join(c.B, 'series-git')
+    stamp = os.path.join(c.B, 'series-git.base')
+    if (os.path.isdir(os.path.join(repo, '.git')) and os.path.exists(stamp) and
+            read(stamp) == base):
+        return repo
+    shutil.rmtree(repo, ignore_errors=True)
+    c.log(f'creating git repo of the base tree in {repo} (once)')
+    c.run(['rsync', '-a', '--exclude', '.git', base + '/', repo + '/'], quiet=True)
+    env_id = ['-c', 'user.name=Markers Team', '-c', 'user.email=markers@example.org']
+    _git(c, repo, 'init', '-q')
+    _git(c, repo, 'add', '-A', '-f')
+    _git(c, repo, *env_id, 'commit', '-q', '-m',
+         f'Linux {c.kernel_version(base)} (base tree)')
+    _git(c, repo, 'tag', '-f', 'base')
+    with open(stamp, 'w', encoding='utf-8') as f:
+        f.write(base)
+    return repo
+
+
+def export_series(c):
+    commits = c.load_series()
+    repo = base_repo(c)
+    _git(c, repo, 'checkout', '-q', '-f', '-B', 'series', 'base')
+    _git(c, repo, 'clean', '-q', '-fdx')
+    ident = ['-c', 'user.name=Markers Team', '-c', 'user.email=markers@example.org']
+    for n, cm in enumerate(commits, 1):
+        for f in cm.files:
+            dst = os.path.join(repo, f)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(os.path.join(c.ROOT, 'linux', f), dst)
+        for p in cm.patches:
+            r = subprocess.run(['git', '-C', repo, 'apply', '--index',
+                                os.path.join(c.ROOT, 'patches', p)], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               check=False)
+            if r.returncode:
+                raise c.HarnessError(f'patch {n} "{cm.subject}": patches/{p} does not '
+                                     f'apply:\n{r.stdout}')
+        if cm.files:
+            _git(c, repo, 'add', '-f', *cm.files)
+        msg = cm.subject + '\n\n' + cm.body
+        _git(c, repo, *ident, 'commit', '-q', '--author', AUTHOR, '-m', msg)
+    out = os.path.join(c.B, 'series-out')
+    shutil.rmtree(out, ignore_errors=True)
+    if not commits:
+        os.makedirs(out)
+        return out
+    cover = _cover(c)
+    _git(c, repo, 'format-patch', '-q', '--cover-letter', '-o', out, 'base..series')
+    cl = sorted(f for f in os.listdir(out) if f.startswith('0000-'))
+    if cl and cover:
+        path = os.path.join(out, cl[0])
+        text = read(path)
+        text = text.replace('*** SUBJECT HERE ***', cover[0])
+        text = text.replace('*** BLURB HERE ***', cover[1].rstrip())
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+    return out
+
+
+def _cover(c):
+    import series as s
+    for cm in s.parse(os.path.join(c.ROOT, 'series'), c.ROOT):
+        if cm.cover:
+            return cm.subject, cm.body
+    return None
+
+
+def touched_c_files(c):
+    files = []
+    for cm in c.load_series():
+        files += [f for f in cm.files if f.endswith('.c')]
+        for p in cm.patches:
+            files += [f for f in c.patch_files(os.path.join(c.ROOT, 'patches', p))
+                      if f.endswith('.c')]
+    # only objects the current config builds
+    out = []
+    for f in dict.fromkeys(files):
+        if os.path.exists(os.path.join(c.OBJ, f[:-2] + '.o')) and 'selftests' not in f:
+            out.append(f)
+    return out
+
+
+def run_all(res, c):
+    try:
+        out = export_series(c)
+    except c.HarnessError as e:
+        res.add('check: series exports as git commits', 'fail', str(e)[:300])
+        return
+    patches = sorted(f for f in os.listdir(out) if re.match(r'^\d{4}-', f) and
+                     not f.startswith('0000-'))
+    if not patches:
+        for n in ('checkpatch', 'sparse', 'W=1', 'coccicheck'):
+            res.add(f'check: {n}', 'skip', 'the series has no commits yet')
+        return
+    res.add(f'check: series exports as {len(patches)} git commits', 'ok')
+    src = c.SRC
+    bad = []
+    for p in patches:
+        r = subprocess.run([os.path.join(src, 'scripts/checkpatch.pl'), '--strict',
+                            '--quiet', os.path.join(out, p)],
+                           cwd=os.path.join(c.B, 'series-git'), text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+        with open(os.path.join(c.LOGS, f'checkpatch-{p}.log'), 'w', encoding='utf-8') as f:
+            f.write(r.stdout)
+        if r.returncode or r.stdout.strip():
+            bad.append(f'{p}: ' + ' / '.join(l for l in r.stdout.split('\n')
+                                              if re.match(r'^(ERROR|WARNING|CHECK)', l))[:300])
+    res.add('check: checkpatch --strict on every patch', 'fail' if bad else 'ok',
+            '; '.join(bad))
+    cfiles = touched_c_files(c)
+    if not cfiles:
+        for n in ('sparse', 'W=1', 'coccicheck'):
+            res.add(f'check: {n}', 'skip', 'the series touches no built C file')
+        return
+    objs = [f[:-2] + '.o' for f in cfiles]
+    _warn_check(res, c, 'sparse (C=2)', ['C=2'], objs, r'(warning|error):')
+    _warn_check(res, c, 'W=1 build', ['W=1'], objs, r'(warning|error):')
+    _cocci(res, c, cfiles)
+
+
+def _warn_check(res, c, name, flags, objs, pattern):
+    logf = os.path.join(c.LOGS, re.sub(r'\W+', '_', name) + '.log')
+    # force a recompile of just these objects
+    for o in objs:
+        try:
+            os.unlink(os.path.join(c.OBJ, o))
+        except OSError:
+            pass
+    rc = c.run(['make', '-C', c.SRC, f'O={c.OBJ}', f'CC={c.CC}', f'-j{c.JOBS}'] + flags + objs,
+               logfile=logf, check=False)
+    text = read(logf)
+    hits = [l for l in text.split('\n') if re.search(pattern, l)]
+    if rc or hits:
+        res.add(f'check: {name} on {len(objs)} files', 'fail',
+                (f'make exit {rc}; ' if rc else '') + ' | '.join(hits[:5]))
+    else:
+        res.add(f'check: {name} on {len(objs)} files', 'ok')
+
+
+def _cocci(res, c, cfiles):
+    if not shutil.which('spatch'):
+        res.add('check: coccicheck', 'skip', 'spatch not installed (apt-get install coccinelle)')
+        return
+    logf = os.path.join(c.LOGS, 'coccicheck.log')
+    hits = []
+    for f in cfiles:
+        r = subprocess.run(['make', '-C', c.SRC, f'O={c.OBJ}', 'C=2',
+                            'CHECK=scripts/coccicheck', 'MODE=report', f'-j{c.JOBS}',
+                            f[:-2] + '.o'], text=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, check=False)
+        with open(logf, 'a', encoding='utf-8') as lf:
+            lf.write(r.stdout)
+        hits += [l for l in r.stdout.split('\n')
+                 if re.match(r'^\S+\.[ch]:\d+:', l) and f in l]
+    res.add(f'check: coccicheck MODE=report on {len(cfiles)} files',
+            'fail' if hits else 'ok', ' | '.join(hits[:5]))
+
+
+def series_check(c):
+    """Build every prefix of the series (bisectability)."""
+    commits = c.load_series()
+    export_series(c)
+    repo = os.path.join(c.B, 'series-git')
+    obj = os.path.join(c.B, 'bisect-obj')
+    shas = _git_out(repo, 'rev-list', '--reverse', 'base..series').split()
+    failed = 0
+    for n, sha in enumerate(shas, 1):
+        _git(c, repo, 'checkout', '-q', '-f', sha)
+        c.step_config(src=repo, obj=obj, strict=False)
+        try:
+            c.run(['make', '-C', repo, f'O={obj}', f'CC={c.CC}', f'-j{c.JOBS}',
+                   'bzImage', 'modules'], logfile=os.path.join(c.LOGS, f'bisect-{n:02d}.log'))
+            c.log(f'[{n}/{len(shas)}] builds: {commits[n - 1].subject}')
+        except c.HarnessError as e:
+            failed += 1
+            c.log(f'[{n}/{len(shas)}] BUILD FAILS: {commits[n - 1].subject}\n{e}')
+    _git(c, repo, 'checkout', '-q', '-f', 'series')
+    print(f'{len(shas) - failed} passed, {failed} failed')
+    return 1 if failed else 0

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the guest for "make test": records the booted kernel, the
+# KUnit results of the built-in suites and the kselftests, as files in
+# the result directory.  The host parses them; nothing here decides
+# pass or fail.
+set -u
+. "$(dirname "$0")/common.sh"
+
+uname -r > "$OUT/uname.txt"
+uname -v >> "$OUT/uname.txt"
+cp /proc/config.gz "$OUT/" 2>/dev/null
+
+# KUnit: built-in suites ran at boot; debugfs keeps each suite's KTAP.
+mkdir -p "$OUT/kunit"
+for d in /sys/kernel/debug/kunit/*/; do
+	[ -r "$d/results" ] && cat "$d/results" > "$OUT/kunit/$(basename "$d").ktap"
+done
+
+# kselftests through the standard runner; TAP to a file.
+if [ -x "$KSFT/run_kselftest.sh" ]; then
+	(cd "$KSFT" && ./run_kselftest.sh) > "$OUT/kselftest.tap" 2>&1
+	echo "runner exit $?" >> "$OUT/kselftest.tap"
+fi
+dmesg > "$OUT/dmesg.txt"
+finish

@@ -1,0 +1,680 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Build, boot and test the markers series: one command per job.
+
+Steps (each a function returning normally or raising HarnessError):
+  deps    - check (and as root, install) the host tools
+  tree    - obtain the base tree, apply the series onto a build copy
+  config  - tinyconfig + configs/*.config, validated
+  build   - bzImage, modules and the kselftests, with ccache
+  boot    - run a guest script under virtme-ng, results back via --rwdir
+Jobs built from them: run (demo), test, check, series, series-check.
+
+Environment: B=<build dir> (default build/), KERNEL_SRC=<6.12+ tree>,
+VM_ACCEL=kvm|tcg (default tcg), JOBS=<n>, VM_TIMEOUT=<seconds>.
+"""
+
+import glob
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import series as series_mod
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+B = os.path.abspath(os.environ.get('B') or os.path.join(ROOT, 'build'))
+SRC = os.path.join(B, 'src')
+OBJ = os.path.join(B, 'obj')
+LOGS = os.path.join(B, 'logs')
+KSFT = os.path.join(B, 'kselftest')
+JOBS = os.environ.get('JOBS') or str(os.cpu_count() or 2)
+DEB_TARBALL = '/usr/src/linux-source-6.12.tar.xz'
+KSFT_TARGETS = ['static_keys', 'markers']
+CC = 'ccache gcc'
+
+
+class HarnessError(Exception):
+    """An error the user can act on; printed without a traceback."""
+
+
+def log(msg):
+    print(f'[mk {time.strftime("%H:%M:%S")}] {msg}', flush=True)
+
+
+def run(cmd, cwd=None, logfile=None, check=True, env=None, quiet=False):
+    """Echo and run a command; with logfile, tee its output there."""
+    shown = cmd if isinstance(cmd, str) else ' '.join(shlex.quote(c) for c in cmd)
+    if not quiet:
+        log(f'$ {shown}' + (f'   (log: {os.path.relpath(logfile, ROOT)})' if logfile else ''))
+    shell = isinstance(cmd, str)
+    if logfile:
+        os.makedirs(os.path.dirname(logfile), exist_ok=True)
+        with open(logfile, 'w', encoding='utf-8') as lf:
+            p = subprocess.run(cmd, cwd=cwd, shell=shell, env=env, stdout=lf,
+                               stderr=subprocess.STDOUT, check=False)
+        if check and p.returncode:
+            with open(logfile, encoding='utf-8', errors='replace') as lf:
+                tail = lf.readlines()[-40:]
+            raise HarnessError(f'command failed ({p.returncode}): {shown}\n' +
+                               ''.join(tail))
+        return p.returncode
+    p = subprocess.run(cmd, cwd=cwd, shell=shell, env=env, check=False)
+    if check and p.returncode:
+        raise HarnessError(f'command failed ({p.returncode}): {shown}')
+    return p.returncode
+
+
+def read(path):
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return f.read()
+
+
+def output(cmd, cwd=None):
+    return subprocess.run(cmd, cwd=cwd, shell=isinstance(cmd, str), check=False,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True).stdout
+
+
+# ---------------------------------------------------------------- deps
+
+# (what to look for, apt package, pip package)
+TOOLS = [
+    ('gcc', 'gcc', None), ('make', 'make', None), ('flex', 'flex', None),
+    ('bison', 'bison', None), ('bc', 'bc', None), ('perl', 'perl', None),
+    ('cpio', 'cpio', None), ('ccache', 'ccache', None),
+    ('pahole', 'dwarves', None), ('xz', 'xz-utils', None),
+    ('rsync', 'rsync', None), ('git', 'git', None),
+    ('qemu-system-x86_64', 'qemu-system-x86', None),
+    ('busybox', 'busybox-static', None),
+    ('sparse', 'sparse', None), ('spatch', 'coccinelle', None),
+    ('trace-cmd', 'trace-cmd', None), ('perf', 'linux-perf', None),
+    ('/usr/include/gelf.h', 'libelf-dev', None),
+    ('/usr/include/openssl/ssl.h', 'libssl-dev', None),
+    ('vng', None, 'virtme-ng'),
+]
+
+
+def _have(what):
+    return os.path.exists(what) if what.startswith('/') else shutil.which(what)
+
+
+def step_deps():
+    missing = [t for t in TOOLS if not _have(t[0])]
+    if not os.path.exists(DEB_TARBALL) and not os.environ.get('KERNEL_SRC'):
+        missing.append((DEB_TARBALL, 'linux-source-6.12', None))
+    apt = sorted({t[1] for t in missing if t[1]})
+    pip = sorted({t[2] for t in missing if t[2]})
+    if not missing:
+        return
+    log('missing: ' + ', '.join(t[0] for t in missing))
+    if os.geteuid() != 0:
+        raise HarnessError('install them first:\n' +
+                           (f'  sudo apt-get install {" ".join(apt)}\n' if apt else '') +
+                           (f'  pip install {" ".join(pip)}\n' if pip else ''))
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    if apt:
+        run('apt-get update -qq', logfile=os.path.join(LOGS, 'apt-update.log'))
+        run(['apt-get', 'install', '-y', '-qq'] + apt, env=env,
+            logfile=os.path.join(LOGS, 'apt-install.log'))
+    if pip:
+        run([sys.executable, '-m', 'pip', 'install', '-q'] + pip,
+            logfile=os.path.join(LOGS, 'pip-install.log'))
+    still = [t[0] for t in missing if not _have(t[0])]
+    if still:
+        raise HarnessError('still missing after install: ' + ', '.join(still))
+
+
+# ---------------------------------------------------------------- tree
+
+def kernel_version(tree):
+    v = {}
+    with open(os.path.join(tree, 'Makefile'), encoding='utf-8') as f:
+        for line in f:
+            m = re.match(r'^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)\s*=\s*(\S*)', line)
+            if m:
+                v[m.group(1)] = m.group(2)
+            if len(v) == 4:
+                break
+    return '{VERSION}.{PATCHLEVEL}.{SUBLEVEL}{EXTRAVERSION}'.format(**v)
+
+
+def base_tree():
+    """The pristine base tree; never written to."""
+    ks = os.environ.get('KERNEL_SRC')
+    if ks:
+        ks = os.path.abspath(ks)
+        if not os.path.isfile(os.path.join(ks, 'Makefile')):
+            raise HarnessError(f'KERNEL_SRC={ks} is not a kernel tree')
+        return ks
+    base = os.path.join(B, 'base')
+    if not os.path.isfile(os.path.join(base, 'Makefile')):
+        if not os.path.exists(DEB_TARBALL):
+            raise HarnessError(f'{DEB_TARBALL} missing: apt-get install linux-source-6.12')
+        tmp = base + '.tmp'
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        run(['tar', '-xf', DEB_TARBALL, '-C', tmp, '--strip-components=1'])
+        os.rename(tmp, base)
+    return base
+
+
+def load_series():
+    try:
+        commits = series_mod.parse(os.path.join(ROOT, 'series'), ROOT)
+    except series_mod.SeriesError as e:
+        raise HarnessError(str(e)) from e
+    errs = series_mod.check_complete(commits, ROOT)
+    if errs:
+        raise HarnessError('series file incomplete:\n  ' + '\n  '.join(errs))
+    return [c for c in commits if not c.cover]
+
+
+def patch_files(patch):
+    """Paths (relative to the tree) a unified diff touches."""
+    files = []
+    with open(patch, encoding='utf-8') as f:
+        for line in f:
+            m = re.match(r'^\+\+\+ b/(\S+)', line)
+            if m:
+                files.append(m.group(1))
+    return files
+
+
+def stage_series(base, commits, stage):
+    """Write every file the series adds or changes into stage/."""
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    version = kernel_version(base)
+    for c in commits:
+        for f in c.files:
+            dst = os.path.join(stage, f)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(os.path.join(ROOT, 'linux', f), dst)
+        for p in c.patches:
+            path = os.path.join(ROOT, 'patches', p)
+            for f in patch_files(path):
+                dst = os.path.join(stage, f)
+                if not os.path.exists(dst) and os.path.exists(os.path.join(base, f)):
+                    os.makedirs(os.path.dirname(dst), exist_ok=True)
+                    shutil.copy2(os.path.join(base, f), dst)
+            r = subprocess.run(['patch', '-p1', '--no-backup-if-mismatch', '-r', '-',
+                                '-s', '-i', path], cwd=stage, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               check=False)
+            if r.returncode:
+                raise HarnessError(f'patches/{p} (commit "{c.subject}") does not apply '
+                                   f'to base {version} ({base}):\n{r.stdout}')
+
+
+def sync_stage(stage, src, base):
+    """Copy changed files only (keeps mtimes, so kbuild stays incremental);
+    restore files a previous run changed that the series no longer does."""
+    listf = os.path.join(B, 'applied.list')
+    old = set()
+    if os.path.exists(listf):
+        with open(listf, encoding='utf-8') as f:
+            old = set(f.read().split())
+    new = set()
+    for dirpath, _, names in os.walk(stage):
+        for n in names:
+            new.add(os.path.relpath(os.path.join(dirpath, n), stage))
+    changed = 0
+    for rel in sorted(new):
+        s, d = os.path.join(stage, rel), os.path.join(src, rel)
+        if not os.path.exists(d) or not same_file(s, d):
+            os.makedirs(os.path.dirname(d), exist_ok=True)
+            shutil.copyfile(s, d)
+            changed += 1
+    for rel in sorted(old - new):
+        d, orig = os.path.join(src, rel), os.path.join(base, rel)
+        if os.path.exists(orig):
+            shutil.copyfile(orig, d)
+        elif os.path.exists(d):
+            os.unlink(d)
+        changed += 1
+    with open(listf, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(sorted(new)) + '\n')
+    return changed
+
+
+def same_file(a, b):
+    if os.path.getsize(a) != os.path.getsize(b):
+        return False
+    with open(a, 'rb') as fa, open(b, 'rb') as fb:
+        return fa.read() == fb.read()
+
+
+def step_tree():
+    base = base_tree()
+    version = kernel_version(base)
+    log(f'base tree: Linux {version} ({base})')
+    stamp = os.path.join(B, 'src.base')
+    if (not os.path.isfile(os.path.join(SRC, 'Makefile')) or
+            not os.path.exists(stamp) or read(stamp) != base):
+        log('creating build copy of the base tree')
+        shutil.rmtree(SRC, ignore_errors=True)
+        shutil.rmtree(OBJ, ignore_errors=True)
+        for f in ('applied.list',):
+            if os.path.exists(os.path.join(B, f)):
+                os.unlink(os.path.join(B, f))
+        run(['rsync', '-a', '--exclude', '.git', base + '/', SRC + '/'])
+        with open(stamp, 'w', encoding='utf-8') as f:
+            f.write(base)
+    commits = load_series()
+    stage = os.path.join(B, 'stage')
+    stage_series(base, commits, stage)
+    n = sync_stage(stage, SRC, base)
+    log(f'series: {len(commits)} commits applied, {n} files changed since last run')
+    return version
+
+
+# ---------------------------------------------------------------- config
+
+def fragments(extra=()):
+    names = ['base.config', 'test.config']
+    for f in sorted(glob.glob(os.path.join(ROOT, 'configs', '*.config'))):
+        n = os.path.basename(f)
+        if n not in names and not n.startswith('bench') and not n.startswith('debug'):
+            names.append(n)
+    names += [e for e in extra if e not in names]
+    return [os.path.join(ROOT, 'configs', n) for n in names]
+
+
+def wanted_options(frags):
+    want = {}
+    for fr in frags:
+        with open(fr, encoding='utf-8') as f:
+            for line in f:
+                m = re.match(r'^(CONFIG_\w+)=(.*)$', line.strip())
+                if m:
+                    want[m.group(1)] = m.group(2)
+                m = re.match(r'^# (CONFIG_\w+) is not set', line.strip())
+                if m:
+                    want[m.group(1)] = 'n'
+    return want
+
+
+def step_config(extra=(), src=SRC, obj=OBJ, strict=True):
+    frags = fragments(extra)
+    h = hashlib.sha256()
+    for fr in frags:
+        with open(fr, 'rb') as f:
+            h.update(fr.encode() + f.read())
+    with open(os.path.join(src, 'Makefile'), 'rb') as f:
+        h.update(f.read())
+    digest = h.hexdigest()
+    stamp = os.path.join(obj, '.config.fragments')
+    if (os.path.exists(os.path.join(obj, '.config')) and os.path.exists(stamp) and
+            read(stamp) == digest):
+        return
+    os.makedirs(obj, exist_ok=True)
+    cl = os.path.join(LOGS, 'config.log')
+    run(['make', '-C', src, f'O={obj}', 'tinyconfig'], logfile=cl)
+    run([os.path.join(src, 'scripts/kconfig/merge_config.sh'), '-m', '-O', obj,
+         os.path.join(obj, '.config')] + frags, cwd=src, logfile=cl + '.merge')
+    run(['make', '-C', src, f'O={obj}', 'olddefconfig'], logfile=cl + '.olddef')
+    got = {}
+    with open(os.path.join(obj, '.config'), encoding='utf-8') as f:
+        for line in f:
+            m = re.match(r'^(CONFIG_\w+)=(.*)$', line.strip())
+            if m:
+                got[m.group(1)] = m.group(2)
+    bad = [f'{k}={v} (got {got.get(k, "n")})' for k, v in wanted_options(frags).items()
+           if got.get(k, 'n') != v]
+    if bad and strict:
+        raise HarnessError('config options the fragments ask for did not stick '
+                           '(missing dependency?):\n  ' + '\n  '.join(bad))
+    with open(stamp, 'w', encoding='utf-8') as f:
+        f.write(digest)
+
+
+# ---------------------------------------------------------------- build
+
+def kmake(*targets, obj=OBJ, src=SRC, logname='build', extra=()):
+    run(['make', '-C', src, f'O={obj}', f'CC={CC}', f'-j{JOBS}'] + list(extra) +
+        list(targets), logfile=os.path.join(LOGS, logname + '.log'))
+
+
+def step_build():
+    t = time.time()
+    kmake('bzImage', 'modules')
+    log(f'kernel built in {time.time() - t:.0f}s: {OBJ}/arch/x86/boot/bzImage')
+    # vng installs modules into <obj>/.virtme_mods itself when modules.order
+    # is newer; do it here so a failure shows up as a build error.
+    run(['make', '-C', SRC, f'O={OBJ}', 'INSTALL_MOD_PATH=' +
+         os.path.join(OBJ, '.virtme_mods'), 'INSTALL_MOD_STRIP=1', 'modules_install'],
+        logfile=os.path.join(LOGS, 'modules_install.log'))
+    mods = os.path.join(OBJ, '.virtme_mods', 'lib', 'modules')
+    rel = read(os.path.join(OBJ, 'include/config/kernel.release')).strip()
+    # vng mounts .virtme_mods/lib/modules/0.0.0 as the guest's module dir
+    if os.path.isdir(os.path.join(mods, rel)):
+        shutil.rmtree(os.path.join(mods, '0.0.0'), ignore_errors=True)
+        os.rename(os.path.join(mods, rel), os.path.join(mods, '0.0.0'))
+    targets = [t for t in KSFT_TARGETS
+               if os.path.isdir(os.path.join(SRC, 'tools/testing/selftests', t))]
+    shutil.rmtree(KSFT, ignore_errors=True)
+    run(['make', '-C', os.path.join(SRC, 'tools/testing/selftests'),
+         'TARGETS=' + ' '.join(targets), f'O={os.path.join(B, "ksft-obj")}',
+         f'INSTALL_PATH={KSFT}', 'install'],
+        logfile=os.path.join(LOGS, 'kselftest.log'))
+
+
+# ---------------------------------------------------------------- boot
+
+def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=()):
+    """Boot the built kernel and run guest_cmd; returns the result dir."""
+    out = os.path.join(B, 'out', name)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    timeout = int(os.environ.get('VM_TIMEOUT') or timeout or 1200)
+    cmd = ['vng', '--run', OBJ, '--cpus', str(cpus), '--memory', '2G',
+           '--rwdir', f'/tmp/results={out}', '--cwd', ROOT,
+           '--append', 'panic=-1', '--append', 'oops=panic',
+           '--append', 'softlockup_panic=1', '--append', 'hung_task_panic=1']
+    for a in append:
+        cmd += ['--append', a]
+    if os.environ.get('VM_ACCEL', 'tcg') != 'kvm':
+        cmd.append('--disable-kvm')
+    if qemu_opts:
+        cmd += ['--qemu-opts', qemu_opts]
+    cmd += ['--exec', guest_cmd]
+    console = os.path.join(out, 'console.log')
+    log(f'booting ({cpus} vCPUs, timeout {timeout}s): console in '
+        f'{os.path.relpath(console, ROOT)}')
+    t = time.time()
+    with open(console, 'w', encoding='utf-8') as cf:
+        try:
+            p = subprocess.run(['timeout', '-k', '10', str(timeout)] + cmd, stdin=subprocess.DEVNULL,
+                               stdout=cf, stderr=subprocess.STDOUT, check=False)
+            rc = p.returncode
+        except OSError as e:
+            raise HarnessError(f'cannot start vng: {e}') from e
+    log(f'guest ran {time.time() - t:.0f}s, vng exit {rc}')
+    with open(console, encoding='utf-8', errors='replace') as cf:
+        text = cf.read()
+    problems = []
+    if rc == 124:
+        problems.append(f'guest timed out after {timeout}s')
+    for pat in (r'Kernel panic', r'BUG: ', r'Oops', r'WARNING: CPU',
+                r'general protection fault', r'INFO: task .* blocked',
+                r'watchdog: BUG', r'UBSAN', r'KASAN', r'possible recursive locking',
+                r'inconsistent lock state', r'suspicious RCU usage'):
+        m = re.search(pat, text)
+        if m:
+            problems.append(f'kernel log shows "{m.group(0)}"')
+    if not os.path.exists(os.path.join(out, 'done')):
+        problems.append('guest script did not finish (no done marker)')
+    return out, problems, text
+
+
+def console_tail(text, n=40):
+    return '\n'.join('    | ' + line for line in text.rstrip().split('\n')[-n:])
+
+
+# ---------------------------------------------------------------- results
+
+class Results:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, name, status, detail=''):
+        assert status in ('ok', 'fail', 'skip')
+        self.rows.append((name, status, detail))
+        mark = {'ok': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP'}[status]
+        print(f'  {mark:4s} {name}' + (f'  -- {detail}' if detail else ''), flush=True)
+
+    def summary(self):
+        n = {s: sum(1 for r in self.rows if r[1] == s) for s in ('ok', 'fail', 'skip')}
+        return f'{n["ok"]} passed, {n["fail"]} failed, {n["skip"]} skipped'
+
+    def failed(self):
+        return any(r[1] == 'fail' for r in self.rows)
+
+
+def assemble_ktap(files):
+    """One KTAP document from per-suite debugfs results (each has its own
+    "KTAP version 1" / "1..1" header and numbers its suite 1)."""
+    lines = ['KTAP version 1', f'1..{len(files)}']
+    for n, path in enumerate(files, 1):
+        body = read(path).rstrip('\n').split('\n')
+        if body[:2] == ['KTAP version 1', '1..1']:
+            body = body[2:]
+        if body and re.match(r'^(not ok|ok) 1 ', body[-1]):
+            body[-1] = re.sub(r'^(not ok|ok) 1 ', rf'\1 {n} ', body[-1])
+        lines += body
+    return '\n'.join(lines) + '\n'
+
+
+def parse_kunit(out, res):
+    files = sorted(glob.glob(os.path.join(out, 'kunit', '*.ktap')))
+    if not files:
+        res.add('kunit: suites of the series', 'skip', 'no KUnit suite built in')
+        return
+    ktap = os.path.join(out, 'kunit.ktap')
+    with open(ktap, 'w', encoding='utf-8') as f:
+        f.write(assemble_ktap(files))
+    parser = os.path.join(SRC, 'tools/testing/kunit/kunit.py')
+    text = output([sys.executable, parser, 'parse', ktap])
+    with open(os.path.join(out, 'kunit.parsed'), 'w', encoding='utf-8') as f:
+        f.write(text)
+    print(text.rstrip())
+    cases = parse_ktap_leaves(read(ktap))
+    if not cases:
+        res.add('kunit: results', 'fail', 'KTAP had no test results')
+    for name, status, detail in cases:
+        res.add(f'kunit: {name}', status, detail)
+    tail = text.split('Testing complete.')[-1]
+    if ('FAILED' in tail or 'ERROR' in text) and not any(c[1] == 'fail' for c in cases):
+        res.add('kunit: kunit.py parse', 'fail', 'kunit.py reports failures or errors')
+
+
+def parse_ktap_leaves(text):
+    """[(suite.case, status, detail)] for every leaf test in KTAP text.
+
+    A "# Subtest: name" line sits at the indentation of its children's
+    results; a result is a leaf when no deeper result came since the last
+    result (or subtest start) at its own depth."""
+    results = []
+    suite_at = {}       # depth -> suite whose children are at that depth
+    seen = {}           # depth -> a result appeared at that depth
+    for raw in text.split('\n'):
+        depth = (len(raw) - len(raw.lstrip(' '))) // 4
+        line = raw.strip()
+        m = re.match(r'^# Subtest: (.+)$', line)
+        if m:
+            for d in [d for d in suite_at if d >= depth]:
+                del suite_at[d]
+            suite_at[depth] = m.group(1).strip()
+            seen[depth] = False
+            continue
+        m = re.match(r'^(not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP|TODO)\s*(.*))?$', line)
+        if not m:
+            continue
+        leaf = not seen.get(depth + 1, False)
+        seen[depth + 1] = False
+        seen[depth] = True
+        if not leaf:
+            continue
+        name = m.group(2).strip().lstrip('- ')
+        path = [suite_at[d] for d in sorted(suite_at) if 0 < d <= depth] if depth else []
+        full = '.'.join(path + [name])
+        if m.group(3) == 'SKIP':
+            results.append((full, 'skip', m.group(4) or 'skipped'))
+        else:
+            results.append((full, 'ok' if m.group(1) == 'ok' else 'fail', ''))
+    return results
+
+
+def parse_kselftest(out, res):
+    tap = os.path.join(out, 'kselftest.tap')
+    if not os.path.exists(tap):
+        res.add('kselftest: runner', 'fail', 'no kselftest output (runner died?)')
+        return
+    text = read(tap)
+    plan = re.search(r'^1\.\.(\d+)', text, re.M)
+    tops = re.findall(r'^(not ok|ok) \d+ selftests: (\S+): (\S+)(.*)$', text, re.M)
+    for status, coll, test, rest in tops:
+        name = f'kselftest: {coll}:{test}'
+        body = ksft_test_output(text, coll, test)
+        if 'SKIP' in rest:
+            res.add(name, 'skip', body_reason(body) or 'skipped by the test')
+        elif status == 'ok' and '[FAIL]' in body:
+            # static_keys/test_static_keys.sh prints [FAIL] and exits 0
+            res.add(name, 'fail', 'test printed [FAIL] but exited 0')
+        else:
+            res.add(name, 'ok' if status == 'ok' else 'fail',
+                    '' if status == 'ok' else body_reason(body))
+    if not plan or int(plan.group(1)) != len(tops):
+        res.add('kselftest: runner', 'fail',
+                f'planned {plan.group(1) if plan else "?"} tests, {len(tops)} reported')
+
+
+def ksft_test_output(text, coll, test):
+    m = re.search(rf'^# selftests: {re.escape(coll)}: {re.escape(test)}\n(.*?)^(?:not ok|ok) \d+ selftests',
+                  text, re.M | re.S)
+    return m.group(1) if m else ''
+
+
+def body_reason(body):
+    lines = [l.lstrip('# ').strip() for l in body.split('\n') if l.strip()]
+    return lines[-1][:160] if lines else ''
+
+
+def smoke_check(out, res):
+    """The booted kernel is the one just built."""
+    try:
+        guest = read(os.path.join(out, 'uname.txt')).split('\n')
+    except OSError:
+        res.add('harness: booted kernel is the one built', 'fail', 'no uname.txt from guest')
+        return
+    rel = read(os.path.join(OBJ, 'include/config/kernel.release')).strip()
+    comp = read(os.path.join(OBJ, 'include/generated/compile.h'))
+    m = re.search(r'UTS_VERSION "(.*)"', comp)
+    want_v = m.group(1) if m else '?'
+    if guest[0].strip() == rel and guest[1].strip() == want_v:
+        res.add('harness: booted kernel is the one built', 'ok')
+    else:
+        res.add('harness: booted kernel is the one built', 'fail',
+                f'guest {guest[:2]} vs built {rel!r} {want_v!r}')
+
+
+# ---------------------------------------------------------------- jobs
+
+def guest(script, *args):
+    return ' '.join(shlex.quote(a) for a in
+                    [os.path.join(ROOT, 'scripts', 'guest', script)] + list(args))
+
+
+def prepare():
+    t0 = time.time()
+    step_deps()
+    version = step_tree()
+    step_config()
+    step_build()
+    log(f'prepared in {time.time() - t0:.0f}s (base Linux {version})')
+    return version
+
+
+def job_run():
+    version = prepare()
+    out, problems, text = step_boot(guest('demo.sh', '/tmp/results', KSFT), 'demo')
+    demo = os.path.join(out, 'demo.txt')
+    if os.path.exists(demo):
+        print(read(demo))
+    if problems:
+        raise HarnessError('demo failed: ' + '; '.join(problems) + '\n' + console_tail(text))
+    log(f'demo done on base Linux {version}')
+
+
+def job_test():
+    t0 = time.time()
+    res = Results()
+    version = prepare()
+    out, problems, text = step_boot(guest('test.sh', '/tmp/results', KSFT), 'test')
+    log('results:')
+    smoke_check(out, res)
+    parse_kunit(out, res)
+    parse_kselftest(out, res)
+    for p in problems:
+        res.add('guest: clean run', 'fail', p)
+    if not problems:
+        res.add('guest: clean run (no panic, oops, WARN, timeout)', 'ok')
+    else:
+        print(console_tail(text))
+    r = subprocess.run([sys.executable, '-m', 'unittest', 'discover', '-s',
+                        os.path.join(ROOT, 'scripts'), '-p', 'test_*.py'],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       check=False)
+    res.add('harness: own unit tests', 'ok' if r.returncode == 0 else 'fail',
+            r.stdout.strip().split('\n')[-1])
+    import checks
+    checks.run_all(res, ctx())
+    log(f'make test on base Linux {version} took {time.time() - t0:.0f}s')
+    print(res.summary())
+    return 1 if res.failed() else 0
+
+
+def ctx():
+    import types
+    return types.SimpleNamespace(ROOT=ROOT, B=B, SRC=SRC, OBJ=OBJ, LOGS=LOGS, JOBS=JOBS,
+                                 CC=CC, run=run, log=log, output=output,
+                                 load_series=load_series, base_tree=base_tree,
+                                 kernel_version=kernel_version, HarnessError=HarnessError,
+                                 step_config=step_config, patch_files=patch_files)
+
+
+def job_check():
+    res = Results()
+    step_deps()
+    step_tree()
+    step_config()
+    import checks
+    checks.run_all(res, ctx())
+    print(res.summary())
+    return 1 if res.failed() else 0
+
+
+def job_series():
+    import checks
+    step_deps()
+    d = checks.export_series(ctx())
+    log(f'series exported to {d}')
+
+
+def job_series_check():
+    import checks
+    step_deps()
+    return checks.series_check(ctx())
+
+
+def job_bench():
+    log('make bench: the benchmark module and tables come with the benchmark '
+        'issue; nothing is measured yet')
+
+
+JOBS_TABLE = {'bench': job_bench, 'run': job_run, 'test': job_test, 'check': job_check,
+              'series': job_series, 'series-check': job_series_check,
+              'prepare': prepare, 'tree': step_tree}
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] not in JOBS_TABLE:
+        print(f'usage: {argv[0]} {"|".join(JOBS_TABLE)}', file=sys.stderr)
+        return 2
+    try:
+        rc = JOBS_TABLE[argv[1]]()
+        return rc if isinstance(rc, int) else 0
+    except HarnessError as e:
+        print(f'[mk] error: {e}', file=sys.stderr)
+        if argv[1] == 'test':
+            print('0 passed, 1 failed')
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

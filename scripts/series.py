@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The `series` file: the ordered commit list of the patch series.
+
+Format: blocks separated by a line holding only "%%".  Each block starts
+with header lines, then a blank line, then the commit message body:
+
+    Subject: subsystem: imperative summary
+    Files: kernel/marker.c include/linux/marker.h   (paths under linux/)
+    Patches: 01-markers-hooks.patch                  (names under patches/)
+
+    Why and what, wrapped at 72 columns.
+
+    Signed-off-by: Name <mail>
+
+A block whose header has "Cover: yes" is the cover letter (subject and
+body); it is not a commit.  Lines starting with "#" before the first
+header of a block are comments.
+"""
+
+import dataclasses
+import os
+import re
+import sys
+
+
+class SeriesError(Exception):
+    """A malformed series file or a reference to a missing file."""
+
+
+@dataclasses.dataclass
+class Commit:
+    subject: str
+    files: list
+    patches: list
+    body: str
+    cover: bool = False
+    lineno: int = 0
+
+
+def parse(path, root):
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    commits = []
+    lineno = 1
+    for block in re.split(r'^%%[ \t]*$', text, flags=re.M):
+        start = lineno
+        lineno += block.count('\n')
+        lines = block.strip('\n').split('\n')
+        while lines and (lines[0].startswith('#') or not lines[0].strip()):
+            lines.pop(0)
+        if not lines:
+            continue
+        hdr = {'files': [], 'patches': []}
+        i = 0
+        while i < len(lines) and lines[i].strip():
+            m = re.match(r'^(Subject|Files|Patches|Cover):\s*(.*)$', lines[i])
+            if not m:
+                raise SeriesError(f'{path}:{start + i}: bad header line: {lines[i]!r}')
+            key, val = m.group(1).lower(), m.group(2).strip()
+            if key in ('files', 'patches'):
+                hdr[key] += val.split()
+            else:
+                hdr[key] = val
+            i += 1
+        if 'subject' not in hdr:
+            raise SeriesError(f'{path}:{start}: block without Subject:')
+        body = '\n'.join(lines[i:]).strip('\n') + '\n'
+        c = Commit(hdr['subject'], hdr['files'], hdr['patches'], body,
+                   hdr.get('cover', '').lower() == 'yes', start)
+        for f in c.files:
+            if not os.path.isfile(os.path.join(root, 'linux', f)):
+                raise SeriesError(f'{path}:{start}: {c.subject}: missing linux/{f}')
+        for p in c.patches:
+            if not os.path.isfile(os.path.join(root, 'patches', p)):
+                raise SeriesError(f'{path}:{start}: {c.subject}: missing patches/{p}')
+        if not c.cover and 'Signed-off-by:' not in c.body:
+            raise SeriesError(f'{path}:{start}: {c.subject}: no Signed-off-by')
+        commits.append(c)
+    return commits
+
+
+def check_complete(commits, root):
+    """Every file under linux/ and patches/ belongs to exactly one commit."""
+    errors = []
+    seen = {}
+    for c in commits:
+        for f in c.files:
+            if f in seen:
+                errors.append(f'linux/{f} listed twice')
+            seen[f] = c
+        for p in c.patches:
+            key = 'patches/' + p
+            if key in seen:
+                errors.append(f'{key} listed twice')
+            seen[key] = c
+    for top, prefix in (('linux', ''), ('patches', 'patches/')):
+        base = os.path.join(root, top)
+        for dirpath, _, names in os.walk(base):
+            for n in names:
+                rel = os.path.relpath(os.path.join(dirpath, n), base)
+                if prefix + rel not in seen:
+                    errors.append(f'{top}/{rel} is in no commit of the series')
+    return errors
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    commits = parse(os.path.join(root, 'series'), root)
+    for n, c in enumerate(x for x in commits if not x.cover):
+        print(f'{n + 1:2d} {c.subject}')
+    errs = check_complete(commits, root)
+    for e in errs:
+        print('error:', e, file=sys.stderr)
+    return 1 if errs else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

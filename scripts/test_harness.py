@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the harness's own parsers (run by "make test")."""
+
+import os
+import tempfile
+import unittest
+
+import mk
+import series
+
+
+KTAP = """KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: alpha
+    # module: x
+    1..2
+    ok 1 first
+    not ok 2 second
+# alpha: pass:1 fail:1 skip:0 total:2
+not ok 1 alpha
+    KTAP version 1
+    # Subtest: beta
+    1..2
+        KTAP version 1
+        # Subtest: param_case
+        ok 1 row one
+        ok 2 row two # SKIP not on this arch
+    ok 1 param_case
+    ok 2 plain
+ok 2 beta
+"""
+
+KSFT = """TAP version 13
+1..2
+# timeout set to 45
+# selftests: static_keys: test_static_keys.sh
+# static_keys: [FAIL]
+ok 1 selftests: static_keys: test_static_keys.sh
+# timeout set to 45
+# selftests: markers: markers_test.sh
+# missing feature
+ok 2 selftests: markers: markers_test.sh # SKIP
+"""
+
+
+class KtapTest(unittest.TestCase):
+    def test_leaves(self):
+        got = mk.parse_ktap_leaves(KTAP)
+        self.assertEqual(got, [
+            ('alpha.first', 'ok', ''),
+            ('alpha.second', 'fail', ''),
+            ('beta.param_case.row one', 'ok', ''),
+            ('beta.param_case.row two', 'skip', 'not on this arch'),
+            ('beta.plain', 'ok', ''),
+        ])
+
+    def test_kselftest_exit0_fail_is_failure(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+                f.write(KSFT)
+            res = mk.Results()
+            mk.parse_kselftest(d, res)
+            self.assertEqual([r[1] for r in res.rows], ['fail', 'skip'])
+            self.assertEqual(res.summary(), '0 passed, 1 failed, 1 skipped')
+
+    def test_kselftest_runner_died(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+                f.write(KSFT.split('# timeout set to 45\n# selftests: markers')[0])
+            res = mk.Results()
+            mk.parse_kselftest(d, res)
+            self.assertTrue(res.failed())
+            self.assertIn('planned 2 tests, 1 reported', res.rows[-1][2])
+
+
+class SeriesTest(unittest.TestCase):
+    def make(self, text, files=()):
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, 'linux', 'kernel'))
+        os.makedirs(os.path.join(d, 'patches'))
+        for f in files:
+            open(os.path.join(d, f), 'w').close()
+        with open(os.path.join(d, 'series'), 'w') as f:
+            f.write(text)
+        return d
+
+    def test_parse(self):
+        d = self.make('# c\nCover: yes\nSubject: cover\n\nblurb\n%%\n'
+                      'Subject: a: b\nFiles: kernel/x.c\n\nwhy\n\n'
+                      'Signed-off-by: A <a@b>\n%%\n', ['linux/kernel/x.c'])
+        cs = series.parse(os.path.join(d, 'series'), d)
+        self.assertEqual([c.cover for c in cs], [True, False])
+        self.assertEqual(cs[1].files, ['kernel/x.c'])
+        self.assertEqual(series.check_complete(cs, d), [])
+
+    def test_missing_signoff(self):
+        d = self.make('Subject: a: b\n\nwhy\n')
+        with self.assertRaisesRegex(series.SeriesError, 'Signed-off-by'):
+            series.parse(os.path.join(d, 'series'), d)
+
+    def test_unlisted_file(self):
+        d = self.make('Subject: a: b\n\nwhy\nSigned-off-by: A <a@b>\n',
+                      ['linux/kernel/y.c'])
+        cs = series.parse(os.path.join(d, 'series'), d)
+        self.assertEqual(series.check_complete(cs, d),
+                         ['linux/kernel/y.c is in no commit of the series'])
+
+
+if __name__ == '__main__':
+    unittest.main()
