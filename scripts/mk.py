@@ -36,6 +36,10 @@ JOBS = os.environ.get('JOBS') or str(os.cpu_count() or 2)
 DEB_TARBALL = '/usr/src/linux-source-6.12.tar.xz'
 KSFT_TARGETS = ['static_keys', 'markers']
 CC = 'ccache gcc'
+# Paths under the parent of B are hashed relative to the object dir, so
+# build dirs side by side (B=build, B=build-x) share one ccache.
+os.environ.setdefault('CCACHE_BASEDIR', os.path.dirname(B))
+os.environ.setdefault('CCACHE_NOHASHDIR', '1')
 
 
 class HarnessError(Exception):
@@ -100,7 +104,15 @@ TOOLS = [
 
 
 def _have(what):
+    if what == 'vng':
+        return vng_path()
     return os.path.exists(what) if what.startswith('/') else shutil.which(what)
+
+
+def vng_path():
+    """vng from PATH, or next to this python (pip without a pyenv rehash)."""
+    near = os.path.join(os.path.dirname(sys.executable), 'vng')
+    return shutil.which('vng') or (near if os.access(near, os.X_OK) else None)
 
 
 def step_deps():
@@ -372,7 +384,10 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=()):
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     timeout = int(os.environ.get('VM_TIMEOUT') or timeout or 1200)
-    cmd = ['vng', '--run', OBJ, '--cpus', str(cpus), '--memory', '2G',
+    # 9p root (no virtiofsd here); a tiny kernel needs root= spelled out.
+    # --verbose puts the guest console (kernel log) on stdout.
+    cmd = [vng_path() or 'vng', '--run', OBJ, '--cpus', str(cpus), '--memory', '2G',
+           '--force-9p', '--verbose', '--append', 'root=/dev/root',
            '--rwdir', f'/tmp/results={out}', '--cwd', ROOT,
            '--append', 'panic=-1', '--append', 'oops=panic',
            '--append', 'softlockup_panic=1', '--append', 'hung_task_panic=1']
@@ -534,6 +549,19 @@ def parse_kselftest(out, res):
                 f'planned {plan.group(1) if plan else "?"} tests, {len(tops)} reported')
 
 
+def parse_module_tests(out, res):
+    """Self-checking test modules loaded directly by the guest script:
+    lines "<module> <insmod exit code>" in modtests.txt."""
+    path = os.path.join(out, 'modtests.txt')
+    if not os.path.exists(path):
+        res.add('module tests', 'fail', 'no modtests.txt from the guest')
+        return
+    for line in read(path).strip().split('\n'):
+        mod, rc = line.split()
+        res.add(f'module: {mod} self-test on load', 'ok' if rc == '0' else 'fail',
+                '' if rc == '0' else f'modprobe exit {rc}, see dmesg.txt')
+
+
 def ksft_test_output(text, coll, test):
     m = re.search(rf'^# selftests: {re.escape(coll)}: {re.escape(test)}\n(.*?)^(?:not ok|ok) \d+ selftests',
                   text, re.M | re.S)
@@ -553,7 +581,7 @@ def smoke_check(out, res):
         res.add('harness: booted kernel is the one built', 'fail', 'no uname.txt from guest')
         return
     rel = read(os.path.join(OBJ, 'include/config/kernel.release')).strip()
-    comp = read(os.path.join(OBJ, 'include/generated/compile.h'))
+    comp = read(os.path.join(OBJ, 'include/generated/utsversion.h'))
     m = re.search(r'UTS_VERSION "(.*)"', comp)
     want_v = m.group(1) if m else '?'
     if guest[0].strip() == rel and guest[1].strip() == want_v:
@@ -600,6 +628,7 @@ def job_test():
     smoke_check(out, res)
     parse_kunit(out, res)
     parse_kselftest(out, res)
+    parse_module_tests(out, res)
     for p in problems:
         res.add('guest: clean run', 'fail', p)
     if not problems:

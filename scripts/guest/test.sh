@@ -17,10 +17,24 @@ for d in /sys/kernel/debug/kunit/*/; do
 	[ -r "$d/results" ] && cat "$d/results" > "$OUT/kunit/$(basename "$d").ktap"
 done
 
-# kselftests through the standard runner; TAP to a file.
+# kselftests through the standard runner, TAP to a file.  The runner
+# reopens /dev/stdout for each test's output, which loses lines on a
+# regular file: give it a pipe.
 if [ -x "$KSFT/run_kselftest.sh" ]; then
-	(cd "$KSFT" && ./run_kselftest.sh) > "$OUT/kselftest.tap" 2>&1
-	echo "runner exit $?" >> "$OUT/kselftest.tap"
+	(cd "$KSFT" && ./run_kselftest.sh 2>&1; echo "runner exit $?") | \
+		cat > "$OUT/kselftest.tap"
 fi
+# Self-checking test modules: loading fails if a check fails.
+: > "$OUT/modtests.txt"
+for m in test_static_key_base:test_static_keys; do
+	for mod in ${m//:/ }; do
+		modprobe "$mod"
+		echo "$mod $?" >> "$OUT/modtests.txt"
+	done
+	for mod in $(echo ${m//:/ } | tac -s ' '); do
+		modprobe -r "$mod" 2>/dev/null
+	done
+done
+
 dmesg > "$OUT/dmesg.txt"
 finish
