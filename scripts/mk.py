@@ -100,12 +100,16 @@ TOOLS = [
     ('/usr/include/gelf.h', 'libelf-dev', None),
     ('/usr/include/openssl/ssl.h', 'libssl-dev', None),
     ('vng', None, 'virtme-ng'),
+    ('py:ply', None, 'ply'), ('py:git', None, 'GitPython'),
 ]
 
 
 def _have(what):
     if what == 'vng':
         return vng_path()
+    if what.startswith('py:'):
+        import importlib.util
+        return importlib.util.find_spec(what[3:]) is not None
     return os.path.exists(what) if what.startswith('/') else shutil.which(what)
 
 
@@ -136,6 +140,8 @@ def step_deps():
     if pip:
         run([sys.executable, '-m', 'pip', 'install', '-q'] + pip,
             logfile=os.path.join(LOGS, 'pip-install.log'))
+    import importlib
+    importlib.invalidate_caches()
     still = [t[0] for t in missing if not _have(t[0])]
     if still:
         raise HarnessError('still missing after install: ' + ', '.join(still))
@@ -242,6 +248,8 @@ def sync_stage(stage, src, base):
             os.makedirs(os.path.dirname(d), exist_ok=True)
             shutil.copyfile(s, d)
             changed += 1
+        if os.stat(s).st_mode & 0o111 != os.stat(d).st_mode & 0o111:
+            shutil.copymode(s, d)
     for rel in sorted(old - new):
         d, orig = os.path.join(src, rel), os.path.join(base, rel)
         if os.path.exists(orig):
@@ -395,8 +403,14 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=()):
         cmd += ['--append', a]
     if os.environ.get('VM_ACCEL', 'tcg') != 'kvm':
         cmd.append('--disable-kvm')
+        # Multi-threaded TCG (QEMU 7.2) does not model x86 cross-modifying
+        # code: a vCPU can run a stale translation holding text_poke_bp()'s
+        # int3 after the batch has finished, an "Oops: int3" real CPUs
+        # cannot produce.  One TCG thread runs both vCPUs, interleaved.
+        if os.environ.get('VM_TCG_THREAD', 'single') == 'single':
+            qemu_opts = ' '.join(filter(None, ['-accel tcg,thread=single', qemu_opts]))
     if qemu_opts:
-        cmd += ['--qemu-opts', qemu_opts]
+        cmd.append(f'--qemu-opts={qemu_opts}')
     cmd += ['--exec', guest_cmd]
     console = os.path.join(out, 'console.log')
     log(f'booting ({cpus} vCPUs, timeout {timeout}s): console in '
@@ -413,18 +427,48 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=()):
     with open(console, encoding='utf-8', errors='replace') as cf:
         text = cf.read()
     problems = []
+    text_checked = drop_expected_warnings(text)
     if rc == 124:
         problems.append(f'guest timed out after {timeout}s')
     for pat in (r'Kernel panic', r'BUG: ', r'Oops', r'WARNING: CPU',
                 r'general protection fault', r'INFO: task .* blocked',
                 r'watchdog: BUG', r'UBSAN', r'KASAN', r'possible recursive locking',
                 r'inconsistent lock state', r'suspicious RCU usage'):
-        m = re.search(pat, text)
+        m = re.search(pat, text_checked)
         if m:
             problems.append(f'kernel log shows "{m.group(0)}"')
+    if os.path.exists(os.path.join(out, 'kunit-modules.err')):
+        problems.append('KUnit test module failed to load: ' +
+                        read(os.path.join(out, 'kunit-modules.err')).strip())
     if not os.path.exists(os.path.join(out, 'done')):
         problems.append('guest script did not finish (no done marker)')
     return out, problems, text
+
+
+# KUnit cases that check a WARN_ON_ONCE() fires on misuse (KUnit in 6.12
+# cannot catch a WARN).  A splat whose call trace runs through one of
+# these, and only such a splat, is expected.
+EXPECTED_WARN_FROM = ('txn_misuse_test',)
+
+
+def drop_expected_warnings(text):
+    out = []
+    splat = None
+    for line in text.split('\n'):
+        if splat is None and 'WARNING: CPU' in line:
+            splat = [line]
+            continue
+        if splat is not None:
+            splat.append(line)
+            if '---[ end trace' in line:
+                if not any(f in l for l in splat for f in EXPECTED_WARN_FROM):
+                    out += splat
+                splat = None
+            continue
+        out.append(line)
+    if splat:
+        out += splat
+    return '\n'.join(out)
 
 
 def console_tail(text, n=40):
@@ -526,27 +570,33 @@ def parse_ktap_leaves(text):
 
 
 def parse_kselftest(out, res):
+    """The runner's TAP: one document per collection.  A test printing
+    its own TAP gets one row per nested result, else one row."""
     tap = os.path.join(out, 'kselftest.tap')
     if not os.path.exists(tap):
         res.add('kselftest: runner', 'fail', 'no kselftest output (runner died?)')
         return
     text = read(tap)
-    plan = re.search(r'^1\.\.(\d+)', text, re.M)
+    planned = sum(int(n) for n in re.findall(r'^1\.\.(\d+)', text, re.M))
     tops = re.findall(r'^(not ok|ok) \d+ selftests: (\S+): (\S+)(.*)$', text, re.M)
     for status, coll, test, rest in tops:
         name = f'kselftest: {coll}:{test}'
         body = ksft_test_output(text, coll, test)
+        nested = re.findall(r'^# (not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP)\s*(.*))?$', body, re.M)
+        for st, desc, skip, why in nested:
+            res.add(f'{name}: {desc}', 'skip' if skip else ('ok' if st == 'ok' else 'fail'),
+                    why if skip else '')
         if 'SKIP' in rest:
             res.add(name, 'skip', body_reason(body) or 'skipped by the test')
         elif status == 'ok' and '[FAIL]' in body:
             # static_keys/test_static_keys.sh prints [FAIL] and exits 0
             res.add(name, 'fail', 'test printed [FAIL] but exited 0')
-        else:
-            res.add(name, 'ok' if status == 'ok' else 'fail',
-                    '' if status == 'ok' else body_reason(body))
-    if not plan or int(plan.group(1)) != len(tops):
-        res.add('kselftest: runner', 'fail',
-                f'planned {plan.group(1) if plan else "?"} tests, {len(tops)} reported')
+        elif status != 'ok':
+            res.add(name, 'fail', body_reason(body))
+        elif not nested:
+            res.add(name, 'ok')
+    if planned != len(tops) or not tops:
+        res.add('kselftest: runner', 'fail', f'planned {planned} tests, {len(tops)} reported')
 
 
 def parse_module_tests(out, res):

@@ -11,10 +11,19 @@ uname -r > "$OUT/uname.txt"
 uname -v >> "$OUT/uname.txt"
 cp /proc/config.gz "$OUT/" 2>/dev/null
 
-# KUnit: built-in suites ran at boot; debugfs keeps each suite's KTAP.
+# KUnit: built-in suites ran at boot; module suites run when loaded.
+# debugfs keeps each suite's KTAP while its module is loaded.
+kmods=$(find "/lib/modules/$(uname -r)/" -name '*_kunit*.ko*' -printf '%f\n' | \
+	sed 's/\.ko.*//')
+for m in $kmods; do
+	modprobe "$m" || echo "modprobe $m failed: $?" >> "$OUT/kunit-modules.err"
+done
 mkdir -p "$OUT/kunit"
 for d in /sys/kernel/debug/kunit/*/; do
 	[ -r "$d/results" ] && cat "$d/results" > "$OUT/kunit/$(basename "$d").ktap"
+done
+for m in $kmods; do
+	modprobe -r "$m"
 done
 
 # kselftests through the standard runner, TAP to a file.  The runner

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Edit a patch under patches/ through the files it produces.
+
+  regen_patch.py extract <patch> <dir>   base files + patch applied -> dir
+  regen_patch.py write <patch> <dir>     rewrite <patch> as diff base..dir
+
+The patches before <patch> in `series` are applied first, in a
+sibling directory <dir>.before, which "write" diffs against.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import mk
+
+
+def earlier_patches(patch):
+    names = []
+    for c in mk.load_series():
+        names += c.patches
+    name = os.path.basename(patch)
+    return [os.path.join(mk.ROOT, 'patches', n) for n in names[:names.index(name)]]
+
+
+def main(cmd, patch, d):
+    base = mk.base_tree()
+    before = d.rstrip('/') + '.before'
+    files = mk.patch_files(patch)
+    if cmd == 'extract':
+        prior = earlier_patches(patch)
+        allfiles = set(files)
+        for p in prior:
+            allfiles |= set(mk.patch_files(p))
+        for tree in (before, d):
+            shutil.rmtree(tree, ignore_errors=True)
+            for f in allfiles:
+                os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
+                if os.path.exists(os.path.join(base, f)):
+                    shutil.copy2(os.path.join(base, f), os.path.join(tree, f))
+            for p in prior + ([os.path.abspath(patch)] if tree == d else []):
+                subprocess.run(['patch', '-s', '-p1', '--no-backup-if-mismatch',
+                                '-d', tree, '-i', p], check=True)
+        return 0
+    out = []
+    for f in files:
+        r = subprocess.run(['diff', '-u', '--label', 'a/' + f, '--label', 'b/' + f,
+                            os.path.join(before, f), os.path.join(d, f)],
+                           stdout=subprocess.PIPE, text=True, check=False)
+        out.append(r.stdout)
+    with open(patch, 'w', encoding='utf-8') as fp:
+        fp.write(''.join(out))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(*sys.argv[1:]))
