@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * debugfs listing of static keys, their sites and the patching counters.
+ *
+ *	static_keys		one line per key: symbol, enabled, count,
+ *				default (true/false), owner, number of sites
+ *	static_keys_sites	one line per site: address, size, current
+ *				instruction (nop/jmp, or init once freed), key
+ *	static_keys_stats	transactions, sites patched by them,
+ *				text_poke batches, IPI rounds since boot
+ *
+ * The listings walk the jump tables of vmlinux and of each module, in that
+ * order.  Each table is sorted by key then address (jump_label_init() and
+ * jump_label_add_module() sort them), so a key's sites are contiguous in a
+ * table and can be found in another table by binary search.
+ *
+ * Locking: jl_dbg_mods and the tables are read under jump_label_mutex,
+ * held from seq_start to seq_stop; the module notifier takes it too.  The
+ * notifier runs after the jump label one, so a listed table is sorted.
+ */
+#include <linux/debugfs.h>
+#include <linux/init.h>
+#include <linux/jump_label_txn.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string_choices.h>
+#include <linux/uaccess.h>
+#include <asm/sections.h>
+
+/**
+ * struct jl_dbg_mod - a module with a jump table
+ * @list: in jl_dbg_mods, in load order
+ * @mod: the module
+ */
+struct jl_dbg_mod {
+	struct list_head list;
+	struct module *mod;
+};
+
+static LIST_HEAD(jl_dbg_mods);
+
+/**
+ * struct jl_dbg_iter - seq_file cursor
+ * @dm: current module table, NULL for vmlinux
+ * @start: first entry of the current table
+ * @stop: end of the current table
+ * @entry: current entry
+ */
+struct jl_dbg_iter {
+	struct jl_dbg_mod *dm;
+	struct jump_entry *start;
+	struct jump_entry *stop;
+	struct jump_entry *entry;
+};
+
+static void jl_dbg_set_table(struct jl_dbg_iter *it, struct jl_dbg_mod *dm)
+{
+	it->dm = dm;
+	if (dm) {
+		it->start = dm->mod->jump_entries;
+		it->stop = it->start + dm->mod->num_jump_entries;
+	} else {
+		it->start = __start___jump_table;
+		it->stop = __stop___jump_table;
+	}
+	it->entry = it->start;
+}
+
+/* Move to the next table that has entries; false past the last one. */
+static bool jl_dbg_next_table(struct jl_dbg_iter *it)
+{
+	struct list_head *next = it->dm ? it->dm->list.next : jl_dbg_mods.next;
+
+	while (next != &jl_dbg_mods) {
+		jl_dbg_set_table(it, list_entry(next, struct jl_dbg_mod, list));
+		if (it->start != it->stop)
+			return true;
+		next = next->next;
+	}
+	return false;
+}
+
+static void *jl_dbg_seek(struct jl_dbg_iter *it, loff_t pos)
+{
+	jl_dbg_set_table(it, NULL);
+	if (it->start == it->stop && !jl_dbg_next_table(it))
+		return NULL;
+
+	while (pos >= it->stop - it->entry) {
+		pos -= it->stop - it->entry;
+		if (!jl_dbg_next_table(it))
+			return NULL;
+	}
+	it->entry += pos;
+	return it;
+}
+
+static void *jl_dbg_start(struct seq_file *m, loff_t *pos)
+{
+	jump_label_lock();
+	return jl_dbg_seek(m->private, *pos);
+}
+
+static void *jl_dbg_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct jl_dbg_iter *it = v;
+
+	++*pos;
+	if (++it->entry < it->stop)
+		return it;
+	return jl_dbg_next_table(it) ? it : NULL;
+}
+
+static void jl_dbg_stop(struct seq_file *m, void *v)
+{
+	jump_label_unlock();
+}
+
+/* Number of @key's entries in [@start, @stop), sorted by key. */
+static unsigned int jl_dbg_count(struct jump_entry *start,
+				 struct jump_entry *stop,
+				 struct static_key *key)
+{
+	struct jump_entry *lo = start, *hi = stop, *mid;
+	unsigned int n = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((unsigned long)jump_entry_key(mid) < (unsigned long)key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < stop && jump_entry_key(lo) == key; lo++)
+		n++;
+	return n;
+}
+
+static unsigned int jl_dbg_count_mod(struct jl_dbg_mod *dm,
+				     struct static_key *key)
+{
+	struct jump_entry *start = dm->mod->jump_entries;
+
+	return jl_dbg_count(start, start + dm->mod->num_jump_entries, key);
+}
+
+static void jl_dbg_key_line(struct seq_file *m, struct static_key *key,
+			    unsigned int sites)
+{
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_address((unsigned long)key);
+	seq_printf(m, "%ps %d %d %s %s %u\n", key, static_key_enabled(key),
+		   static_key_count(key),
+		   str_true_false(key->type & JUMP_TYPE_TRUE),
+		   mod ? mod->name : "vmlinux", sites);
+	preempt_enable();
+}
+
+static int jl_dbg_keys_show(struct seq_file *m, void *v)
+{
+	struct jl_dbg_iter *it = v;
+	struct static_key *key = jump_entry_key(it->entry);
+	struct jl_dbg_mod *dm;
+	unsigned int sites;
+
+	if (it->entry == __start___jump_table)
+		seq_puts(m, "# key enabled count default owner sites\n");
+
+	/* Once per key: its first entry in the first table that uses it. */
+	if (it->entry != it->start && jump_entry_key(it->entry - 1) == key)
+		return 0;
+	if (it->dm) {
+		if (jl_dbg_count(__start___jump_table, __stop___jump_table, key))
+			return 0;
+		list_for_each_entry(dm, &jl_dbg_mods, list) {
+			if (dm == it->dm)
+				break;
+			if (jl_dbg_count_mod(dm, key))
+				return 0;
+		}
+	}
+
+	/* This table and the later ones. */
+	sites = jl_dbg_count(it->entry, it->stop, key);
+	if (it->dm) {
+		dm = it->dm;
+		list_for_each_entry_continue(dm, &jl_dbg_mods, list)
+			sites += jl_dbg_count_mod(dm, key);
+	} else {
+		list_for_each_entry(dm, &jl_dbg_mods, list)
+			sites += jl_dbg_count_mod(dm, key);
+	}
+
+	jl_dbg_key_line(m, key, sites);
+	return 0;
+}
+
+/* The instruction now at @entry; init text may be gone, so not read. */
+static const char *jl_dbg_insn(struct jump_entry *entry)
+{
+	bool jmp;
+
+	if (jump_entry_is_init(entry))
+		return "init";
+#ifdef CONFIG_X86
+	{
+		u8 op;
+
+		if (copy_from_kernel_nofault(&op, (void *)jump_entry_code(entry), 1))
+			return "?";
+		jmp = op == 0xe9 || op == 0xeb;	/* JMP32, JMP8 */
+	}
+#else
+	jmp = static_key_enabled(jump_entry_key(entry)) ^
+	      jump_entry_is_branch(entry);
+#endif
+	return jmp ? "jmp" : "nop";
+}
+
+static int jl_dbg_sites_show(struct seq_file *m, void *v)
+{
+	struct jl_dbg_iter *it = v;
+	struct jump_entry *entry = it->entry;
+	int size = jump_entry_is_init(entry) ? 0 : jump_entry_size(entry);
+
+	if (entry == __start___jump_table)
+		seq_puts(m, "# address size insn key\n");
+	seq_printf(m, "%pS %d %s %ps\n", (void *)jump_entry_code(entry), size,
+		   jl_dbg_insn(entry), jump_entry_key(entry));
+	return 0;
+}
+
+static const struct seq_operations jl_dbg_keys_sops = {
+	.start = jl_dbg_start,
+	.next = jl_dbg_next,
+	.stop = jl_dbg_stop,
+	.show = jl_dbg_keys_show,
+};
+
+static const struct seq_operations jl_dbg_sites_sops = {
+	.start = jl_dbg_start,
+	.next = jl_dbg_next,
+	.stop = jl_dbg_stop,
+	.show = jl_dbg_sites_show,
+};
+
+static int jl_dbg_keys_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &jl_dbg_keys_sops,
+				sizeof(struct jl_dbg_iter));
+}
+
+static int jl_dbg_sites_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &jl_dbg_sites_sops,
+				sizeof(struct jl_dbg_iter));
+}
+
+static const struct file_operations jl_dbg_keys_fops = {
+	.open = jl_dbg_keys_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+static const struct file_operations jl_dbg_sites_fops = {
+	.open = jl_dbg_sites_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+static int jl_dbg_stats_show(struct seq_file *m, void *v)
+{
+	struct static_key_txn_stats st;
+
+	static_key_txn_get_stats(&st);
+	seq_printf(m, "transactions %lu\n", st.transactions);
+	seq_printf(m, "transaction_sites %lu\n", st.sites);
+	seq_printf(m, "text_poke_batches %lu\n", st.batches);
+	seq_printf(m, "ipi_rounds %lu\n", st.ipi_rounds);
+	seq_printf(m, "batch_max %u\n", static_key_txn_batch_max());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(jl_dbg_stats);
+
+static int jl_dbg_module_notify(struct notifier_block *nb, unsigned long val,
+				void *data)
+{
+	struct module *mod = data;
+	struct jl_dbg_mod *dm;
+
+	if (!mod->num_jump_entries)
+		return NOTIFY_DONE;
+
+	switch (val) {
+	case MODULE_STATE_COMING:
+		/* Without memory the module is just not listed. */
+		dm = kmalloc(sizeof(*dm), GFP_KERNEL);
+		if (!dm)
+			break;
+		dm->mod = mod;
+		jump_label_lock();
+		list_add_tail(&dm->list, &jl_dbg_mods);
+		jump_label_unlock();
+		break;
+	case MODULE_STATE_GOING:
+		jump_label_lock();
+		list_for_each_entry(dm, &jl_dbg_mods, list) {
+			if (dm->mod == mod) {
+				list_del(&dm->list);
+				kfree(dm);
+				break;
+			}
+		}
+		jump_label_unlock();
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block jl_dbg_module_nb = {
+	.notifier_call = jl_dbg_module_notify,
+	.priority = 0,	/* after jump_label_module_nb has sorted the table */
+};
+
+static int __init jl_dbg_init(void)
+{
+	debugfs_create_file("static_keys", 0400, NULL, NULL, &jl_dbg_keys_fops);
+	debugfs_create_file("static_keys_sites", 0400, NULL, NULL,
+			    &jl_dbg_sites_fops);
+	debugfs_create_file("static_keys_stats", 0400, NULL, NULL,
+			    &jl_dbg_stats_fops);
+	return register_module_notifier(&jl_dbg_module_nb);
+}
+late_initcall(jl_dbg_init);

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for static key transactions with keys in a module.
+ *
+ * The keys here live in this module (struct static_key entries point at
+ * this module's jump table), and static_key_txn_kunit_shared is a vmlinux
+ * key with sites both in vmlinux and here (its sites hang off a
+ * struct static_key_mod list).  One transaction flips both kinds.
+ */
+#include <kunit/test.h>
+#include <linux/jump_label_txn.h>
+#include <linux/kernel.h>
+#include <linux/math.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "jump_label_txn_kunit.h"
+
+#define MOD_NR_KEYS	300
+/* In this module, as many again in vmlinux. */
+#define SHARED_SITES	TXN_KUNIT_SHARED_SITES
+
+static struct static_key_false mod_keys[MOD_NR_KEYS] = {
+	[0 ... MOD_NR_KEYS - 1] = STATIC_KEY_FALSE_INIT,
+};
+
+static __always_inline void mkeys_1(u8 *hit, unsigned int i)
+{
+	hit[i] = static_branch_unlikely(&mod_keys[i]);
+}
+
+static __always_inline void mkeys_4(u8 *hit, unsigned int i)
+{
+	mkeys_1(hit, i);
+	mkeys_1(hit, i + 1);
+	mkeys_1(hit, i + 2);
+	mkeys_1(hit, i + 3);
+}
+
+static __always_inline void mkeys_20(u8 *hit, unsigned int i)
+{
+	mkeys_4(hit, i);
+	mkeys_4(hit, i + 4);
+	mkeys_4(hit, i + 8);
+	mkeys_4(hit, i + 12);
+	mkeys_4(hit, i + 16);
+}
+
+static __always_inline void mkeys_100(u8 *hit, unsigned int i)
+{
+	mkeys_20(hit, i);
+	mkeys_20(hit, i + 20);
+	mkeys_20(hit, i + 40);
+	mkeys_20(hit, i + 60);
+	mkeys_20(hit, i + 80);
+}
+
+static noinline void run_mod_keys(u8 *hit)
+{
+	mkeys_100(hit, 0);
+	mkeys_100(hit, 100);
+	mkeys_100(hit, 200);
+}
+
+static noinline unsigned int run_shared(void)
+{
+	return static_branch_unlikely(&static_key_txn_kunit_shared) +
+	       static_branch_unlikely(&static_key_txn_kunit_shared) +
+	       static_branch_likely(&static_key_txn_kunit_shared) +
+	       static_branch_unlikely(&static_key_txn_kunit_shared);
+}
+
+struct mod_txn_case {
+	const char *name;
+	unsigned int nr_keys;	/* module keys to flip */
+	bool shared;		/* flip the vmlinux key too */
+};
+
+static const struct mod_txn_case mod_txn_cases[] = {
+	{ "1 module key", 1, false },
+	{ "300 module keys", 300, false },
+	{ "vmlinux key with module sites", 0, true },
+	{ "300 module keys and a vmlinux key", 300, true },
+};
+
+static void mod_txn_desc(const struct mod_txn_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mod_txn, mod_txn_cases, mod_txn_desc);
+
+static void mod_txn_check(struct kunit *test, const struct mod_txn_case *c,
+			  bool on)
+{
+	unsigned int i, bad_code = 0, bad_state = 0;
+	u8 hit[MOD_NR_KEYS];
+
+	run_mod_keys(hit);
+	for (i = 0; i < MOD_NR_KEYS; i++) {
+		bool want = on && i < c->nr_keys;
+
+		bad_code += hit[i] != want;
+		bad_state += static_key_enabled(&mod_keys[i].key) != want;
+	}
+	KUNIT_EXPECT_EQ(test, bad_code, 0);
+	KUNIT_EXPECT_EQ(test, bad_state, 0);
+
+	on = on && c->shared;
+	KUNIT_EXPECT_EQ(test, static_key_enabled(&static_key_txn_kunit_shared),
+			on);
+	KUNIT_EXPECT_EQ(test, run_shared(), on ? SHARED_SITES : 0);
+	KUNIT_EXPECT_EQ(test, static_key_txn_kunit_shared_run(),
+			on ? SHARED_SITES : 0);
+}
+
+static void mod_txn_flip(struct kunit *test, const struct mod_txn_case *c,
+			 bool on)
+{
+	unsigned int i, sites = c->nr_keys + (c->shared ? 2 * SHARED_SITES : 0);
+	struct static_key_txn_stats a, b;
+
+	static_key_txn_get_stats(&a);
+	KUNIT_ASSERT_EQ(test, static_key_txn_begin(), 0);
+	for (i = 0; i < c->nr_keys; i++) {
+		if (on)
+			static_branch_inc(&mod_keys[i]);
+		else
+			static_branch_dec(&mod_keys[i]);
+	}
+	if (c->shared) {
+		if (on)
+			static_branch_enable(&static_key_txn_kunit_shared);
+		else
+			static_branch_disable(&static_key_txn_kunit_shared);
+	}
+	KUNIT_ASSERT_EQ(test, static_key_txn_commit(), 0);
+	static_key_txn_get_stats(&b);
+
+	mod_txn_check(test, c, on);
+	KUNIT_EXPECT_EQ(test, b.batches - a.batches,
+			DIV_ROUND_UP(sites, static_key_txn_batch_max()));
+	KUNIT_EXPECT_EQ(test, b.ipi_rounds - a.ipi_rounds,
+			3 * DIV_ROUND_UP(sites, static_key_txn_batch_max()));
+}
+
+static void mod_txn_test(struct kunit *test)
+{
+	const struct mod_txn_case *c = test->param_value;
+
+	mod_txn_check(test, c, false);
+	mod_txn_flip(test, c, true);
+	mod_txn_flip(test, c, false);
+}
+
+static struct kunit_case mod_txn_test_cases[] = {
+	KUNIT_CASE_PARAM(mod_txn_test, mod_txn_gen_params),
+	{}
+};
+
+static struct kunit_suite mod_txn_suite = {
+	.name = "static_key_txn_module",
+	.test_cases = mod_txn_test_cases,
+};
+
+kunit_test_suite(mod_txn_suite);
+
+MODULE_DESCRIPTION("KUnit tests for static key transactions on module keys");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for markers: the format parser, the probe registry and the
+ * site switching.
+ *
+ * The built-in markers marker_kunit_int and marker_kunit_mixed live in
+ * this file.  "Module" sites are simulated by a static array of sites
+ * handed to marker_sites_add() and marker_sites_remove(), the calls the
+ * module notifier makes on MODULE_STATE_COMING and MODULE_STATE_GOING;
+ * their trampolines are emitted here like MARK() emits them.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/marker.h>
+#include <linux/notifier.h>
+#include <linux/string.h>
+
+/* ---- parser ---- */
+
+struct marker_parse_case {
+	const char *name;
+	const char *fmt;
+	int ret;
+	u8 types[4];
+};
+
+static const struct marker_parse_case marker_parse_cases[] = {
+	{ "no arguments", MARK_NOARGS, 0 },
+	{ "empty", "", 0 },
+	{ "literal percent", "100%% sure", 0 },
+	{ "%d", "%d", 1, { MARKER_ARG_S32 } },
+	{ "%i", "%i", 1, { MARKER_ARG_S32 } },
+	{ "%u", "%u", 1, { MARKER_ARG_U32 } },
+	{ "%x", "%x", 1, { MARKER_ARG_U32 } },
+	{ "%X", "%X", 1, { MARKER_ARG_U32 } },
+	{ "%hd", "%hd", 1, { MARKER_ARG_S32 } },
+	{ "%hhu", "%hhu", 1, { MARKER_ARG_U32 } },
+	{ "%ld", "%ld", 1, { MARKER_ARG_LONG } },
+	{ "%lu", "%lu", 1, { MARKER_ARG_ULONG } },
+	{ "%lx", "%lx", 1, { MARKER_ARG_ULONG } },
+	{ "%lld", "%lld", 1, { MARKER_ARG_S64 } },
+	{ "%llu", "%llu", 1, { MARKER_ARG_U64 } },
+	{ "%llx", "%llx", 1, { MARKER_ARG_U64 } },
+	{ "%zu", "%zu", 1, { MARKER_ARG_SIZE } },
+	{ "%zd", "%zd", 1, { MARKER_ARG_SSIZE } },
+	{ "%p", "%p", 1, { MARKER_ARG_PTR } },
+	{ "%c", "%c", 1, { MARKER_ARG_CHAR } },
+	{ "%s", "%s", 1, { MARKER_ARG_STR } },
+	{ "seeds' %d %p", "%d %p", 2, { MARKER_ARG_S32, MARKER_ARG_PTR } },
+	{ "flags width precision", "%-08.3d %#llx", 2,
+	  { MARKER_ARG_S32, MARKER_ARG_U64 } },
+	{ "text around", "a=%s b=%zu c=%c", 3,
+	  { MARKER_ARG_STR, MARKER_ARG_SIZE, MARKER_ARG_CHAR } },
+	{ "trailing percent", "%", -EINVAL },
+	{ "unknown conversion", "%q", -EINVAL },
+	{ "float", "%f", -EINVAL },
+	{ "%n", "%n", -EINVAL },
+	{ "star width", "%*d", -EINVAL },
+	{ "star precision", "%.*s", -EINVAL },
+	{ "printk extension", "%pS", -EINVAL },
+	{ "long string", "%ls", -EINVAL },
+	{ "size pointer", "%zp", -EINVAL },
+	{ "intmax", "%jd", -EINVAL },
+	{ "too many", "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d", -E2BIG },
+};
+
+KUNIT_ARRAY_PARAM_DESC(marker_parse, marker_parse_cases, name);
+
+static void marker_parse_test(struct kunit *test)
+{
+	const struct marker_parse_case *c = test->param_value;
+	u8 types[MARKER_MAX_ARGS];
+	int ret, i;
+
+	ret = marker_parse_format(c->fmt, types, MARKER_MAX_ARGS);
+	KUNIT_ASSERT_EQ_MSG(test, ret, c->ret, "format \"%s\"", c->fmt);
+	for (i = 0; i < ret && i < ARRAY_SIZE(c->types); i++)
+		KUNIT_EXPECT_EQ_MSG(test, types[i], c->types[i], "arg %d", i);
+}
+
+/* ---- probes recording their calls ---- */
+
+#define MK_LOG_MAX	16
+
+struct mk_probe_data {
+	int id;
+	unsigned int hits;
+	long long args[MARKER_MAX_ARGS];
+	char str[16];
+};
+
+static int mk_log[MK_LOG_MAX];
+static unsigned int mk_log_len;
+
+static void mk_log_reset(void)
+{
+	mk_log_len = 0;
+}
+
+/* Decode the arguments with the types the marker parsed. */
+static void mk_probe_fn(void *data, const struct marker *m, va_list *args)
+{
+	struct mk_probe_data *d = data;
+	const char *s;
+	unsigned int i;
+
+	d->hits++;
+	if (mk_log_len < MK_LOG_MAX)
+		mk_log[mk_log_len++] = d->id;
+	for (i = 0; i < m->nr_args; i++) {
+		switch (m->types[i]) {
+		case MARKER_ARG_S32:
+		case MARKER_ARG_U32:
+		case MARKER_ARG_CHAR:
+			d->args[i] = va_arg(*args, int);
+			break;
+		case MARKER_ARG_LONG:
+		case MARKER_ARG_ULONG:
+			d->args[i] = va_arg(*args, long);
+			break;
+		case MARKER_ARG_S64:
+		case MARKER_ARG_U64:
+			d->args[i] = va_arg(*args, long long);
+			break;
+		case MARKER_ARG_SSIZE:
+		case MARKER_ARG_SIZE:
+			d->args[i] = va_arg(*args, size_t);
+			break;
+		case MARKER_ARG_PTR:
+			d->args[i] = (long)va_arg(*args, void *);
+			break;
+		case MARKER_ARG_STR:
+			s = va_arg(*args, const char *);
+			strscpy(d->str, s ?: "(null)", sizeof(d->str));
+			break;
+		}
+	}
+}
+
+DEFINE_MARKER_PROBE(mk_probe, mk_probe_fn);
+
+static void mk_probe2_fn(void *data, const struct marker *m, va_list *args)
+{
+	mk_probe_fn(data, m, args);
+}
+
+DEFINE_MARKER_PROBE(mk_probe2, mk_probe2_fn);
+
+/* ---- built-in markers under test ---- */
+
+static noinline void mk_hit_int(int v)
+{
+	MARK(marker_kunit_int, "%d", v);
+}
+
+/* A second site of the same marker. */
+static noinline void mk_hit_int_again(int v)
+{
+	MARK(marker_kunit_int, "%d", v);
+}
+
+static noinline void mk_hit_mixed(u64 a, const char *s, size_t z)
+{
+	MARK(marker_kunit_mixed, "%llu %s %zu", a, s, z);
+}
+
+static int mk_find_cb(const struct marker *m, void *priv)
+{
+	const struct marker **found = priv;
+
+	if (strcmp(m->name, (*found)->name))
+		return 0;
+	*found = m;
+	return 1;
+}
+
+/* The registry's marker called @name, NULL if unknown. */
+static const struct marker *mk_find(const char *name)
+{
+	struct marker key = { .name = name };
+	const struct marker *m = &key;
+
+	return marker_for_each(mk_find_cb, &m) ? m : NULL;
+}
+
+static void marker_disabled_test(struct kunit *test)
+{
+	const struct marker *m = mk_find("marker_kunit_int");
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, m->nr_sites, 2);
+	KUNIT_EXPECT_FALSE(test, m->enabled);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(m->funcs));
+	mk_log_reset();
+	mk_hit_int(1);
+	mk_hit_int_again(2);
+	KUNIT_EXPECT_EQ(test, mk_log_len, 0);
+}
+
+static void marker_args_test(struct kunit *test)
+{
+	struct mk_probe_data d = { .id = 1 };
+	const struct marker *m;
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_mixed",
+						    "%llu %s %zu",
+						    &mk_probe, &d), 0);
+	m = mk_find("marker_kunit_mixed");
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, m->nr_args, 3);
+	mk_hit_mixed(0x123456789ULL, "hello", 42);
+	KUNIT_EXPECT_EQ(test, d.hits, 1);
+	KUNIT_EXPECT_EQ(test, d.args[0], 0x123456789LL);
+	KUNIT_EXPECT_STREQ(test, d.str, "hello");
+	KUNIT_EXPECT_EQ(test, d.args[2], 42);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_mixed",
+						      &mk_probe, &d), 0);
+	marker_synchronize_unregister();
+	mk_hit_mixed(1, "x", 1);
+	KUNIT_EXPECT_EQ(test, d.hits, 1);
+}
+
+struct marker_register_case {
+	const char *name;
+	const char *marker;
+	const char *format;
+	int ret;
+};
+
+static const struct marker_register_case marker_register_cases[] = {
+	{ "any format", "marker_kunit_int", NULL, 0 },
+	{ "same format", "marker_kunit_int", "%d", 0 },
+	{ "other format", "marker_kunit_int", "%u", -EILSEQ },
+	{ "malformed format", "marker_kunit_int", "%q", -EINVAL },
+	{ "no name", NULL, NULL, -EINVAL },
+	{ "pending name", "marker_kunit_nowhere", "%s", 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(marker_register, marker_register_cases, name);
+
+static void marker_register_test(struct kunit *test)
+{
+	const struct marker_register_case *c = test->param_value;
+	struct mk_probe_data d = { .id = 1 };
+	int ret;
+
+	ret = marker_probe_register(c->marker, c->format, &mk_probe, &d);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	if (ret)
+		return;
+	KUNIT_EXPECT_EQ(test, marker_probe_register(c->marker, c->format,
+						    &mk_probe, &d), -EEXIST);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(c->marker, &mk_probe,
+						      &d), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(c->marker, &mk_probe,
+						      &d), -ENOENT);
+	marker_synchronize_unregister();
+	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_nowhere"));
+}
+
+static void marker_unknown_unregister_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_none",
+						      &mk_probe, NULL),
+			-ENOENT);
+}
+
+static void marker_order_test(struct kunit *test)
+{
+	struct mk_probe_data d[3] = { { .id = 1 }, { .id = 2 }, { .id = 3 } };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int",
+							    NULL, &mk_probe,
+							    &d[i]), 0);
+	mk_log_reset();
+	mk_hit_int(7);
+	KUNIT_EXPECT_EQ(test, mk_log_len, 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, mk_log[i], i + 1);
+		KUNIT_EXPECT_EQ(test, d[i].hits, 1);
+		KUNIT_EXPECT_EQ(test, d[i].args[0], 7);
+	}
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+							      &mk_probe,
+							      &d[i]), 0);
+	marker_synchronize_unregister();
+	mk_hit_int(8);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, d[i].hits, 1);
+}
+
+/* 0 -> 1 -> 2 -> 1 -> 0, checking the call target and who runs. */
+static void marker_transition_test(struct kunit *test)
+{
+	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
+	const struct marker *m = mk_find("marker_kunit_int");
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", "%d",
+						    &mk_probe, &a), 0);
+	KUNIT_EXPECT_TRUE(test, m->enabled);
+	KUNIT_EXPECT_PTR_EQ(test, m->call, (void *)mk_probe.call);
+	mk_hit_int(1);
+	mk_hit_int_again(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 2);
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", "%d",
+						    &mk_probe2, &b), 0);
+	KUNIT_EXPECT_PTR_EQ(test, m->call, (void *)__marker_probe_iterate);
+	mk_hit_int(2);
+	KUNIT_EXPECT_EQ(test, a.hits, 3);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
+
+	/* The first probe leaves: the direct call must bring b's data. */
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_probe, &a), 0);
+	KUNIT_EXPECT_PTR_EQ(test, m->call, (void *)mk_probe2.call);
+	mk_hit_int(3);
+	KUNIT_EXPECT_EQ(test, a.hits, 3);
+	KUNIT_EXPECT_EQ(test, b.hits, 2);
+	KUNIT_EXPECT_EQ(test, b.args[0], 3);
+
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_probe2, &b), 0);
+	KUNIT_EXPECT_FALSE(test, m->enabled);
+	marker_synchronize_unregister();
+	mk_hit_int(4);
+	KUNIT_EXPECT_EQ(test, b.hits, 2);
+}
+
+/* A probe hitting a marker on the same CPU is not re-entered. */
+static void mk_recurse_fn(void *data, const struct marker *m, va_list *args)
+{
+	struct mk_probe_data *d = data;
+
+	d->hits++;
+	mk_hit_int(va_arg(*args, int) + 1);
+}
+
+DEFINE_MARKER_PROBE(mk_recurse, mk_recurse_fn);
+
+static void marker_recursion_test(struct kunit *test)
+{
+	struct mk_probe_data d = { .id = 1 };
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
+						    &mk_recurse, &d), 0);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, d.hits, 1);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_recurse, &d), 0);
+	marker_synchronize_unregister();
+}
+
+/* ---- simulated module sites ---- */
+
+#ifdef CONFIG_MARKERS_DIRECT_CALL
+#define MK_TRAMP(id)	extern void id(void *data, const struct marker *m, ...)
+#else
+#define MK_TRAMP(id)	static void __maybe_unused id(void *d, const struct marker *m, ...) {}
+#endif
+
+MK_TRAMP(mk_tramp0);
+MK_TRAMP(mk_tramp1);
+MK_TRAMP(mk_tramp2);
+MK_TRAMP(mk_tramp3);
+
+#define MK_SITE(n, f, id) {					\
+	.name = n, .format = f, .key = STATIC_KEY_FALSE_INIT,	\
+	__MARK_SITE_CALL(id)					\
+}
+
+/* A "module" with a good site, a conflicting one and a bad format. */
+static struct marker_site mk_mod_sites[] = {
+	MK_SITE("marker_kunit_mod", "%d %s", mk_tramp0),
+	MK_SITE("marker_kunit_mod", "%d %s", mk_tramp1),
+	MK_SITE("marker_kunit_mod", "%d", mk_tramp2),
+	MK_SITE("marker_kunit_badfmt", "%pS", mk_tramp3),
+};
+
+static noinline void mk_emit_tramps(void)
+{
+	asm volatile(__MARK_TRAMP_ASM(mk_tramp0) __MARK_TRAMP_ASM(mk_tramp1)
+		     __MARK_TRAMP_ASM(mk_tramp2) __MARK_TRAMP_ASM(mk_tramp3));
+}
+
+/* What MARK() expands to, for a simulated site. */
+#define MK_HIT(site, tramp, args...)					\
+do {									\
+	if (static_branch_unlikely(&(site)->key)) {			\
+		unsigned int __bit = __marker_enter();			\
+		const struct marker *__m;				\
+		void *__data;						\
+									\
+		if (__bit) {						\
+			if (__marker_get(site, &__m, &__data))		\
+				__MARK_DO_CALL(*(site), tramp, __m,	\
+					       __data, ##args);		\
+			__marker_exit(__bit);				\
+		}							\
+	}								\
+} while (0)
+
+static unsigned int mk_events[2];
+
+static int mk_notify(struct notifier_block *nb, unsigned long ev, void *data)
+{
+	const struct marker *m = data;
+
+	if (!strcmp(m->name, "marker_kunit_mod") && ev < 2)
+		mk_events[ev]++;
+	return NOTIFY_OK;
+}
+
+static struct notifier_block mk_nb = { .notifier_call = mk_notify };
+
+static void marker_module_test(struct kunit *test)
+{
+	struct mk_probe_data d = { .id = 1 };
+	struct marker_site *s = mk_mod_sites;
+	const struct marker *m;
+
+	mk_emit_tramps();
+	memset(mk_events, 0, sizeof(mk_events));
+	KUNIT_ASSERT_EQ(test, register_marker_notifier(&mk_nb), 0);
+
+	/* Probe first: pending until the "module" comes. */
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_mod", NULL,
+						    &mk_probe, &d), 0);
+	m = mk_find("marker_kunit_mod");
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, m->nr_sites, 0);
+	KUNIT_EXPECT_NULL(test, m->format);
+
+	marker_sites_add(s, s + ARRAY_SIZE(mk_mod_sites));
+	KUNIT_EXPECT_EQ(test, mk_events[MARKER_ADD], 1);
+	KUNIT_EXPECT_EQ(test, m->nr_sites, 2);
+	KUNIT_EXPECT_STREQ(test, m->format, "%d %s");
+	KUNIT_EXPECT_PTR_EQ(test, s[0].marker, m);
+	KUNIT_EXPECT_PTR_EQ(test, s[1].marker, m);
+	KUNIT_EXPECT_NULL(test, s[2].marker);	/* other format */
+	KUNIT_EXPECT_NULL(test, s[3].marker);	/* unsupported */
+	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_badfmt"));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&s[0].key));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&s[1].key));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[2].key));
+
+	MK_HIT(&s[0], mk_tramp0, 5, "five");
+	MK_HIT(&s[1], mk_tramp1, 6, "six");
+	MK_HIT(&s[2], mk_tramp2, 7);
+	KUNIT_EXPECT_EQ(test, d.hits, 2);
+	KUNIT_EXPECT_EQ(test, d.args[0], 6);
+	KUNIT_EXPECT_STREQ(test, d.str, "six");
+
+	/* The "module" goes while the probe is connected. */
+	marker_sites_remove(s, s + ARRAY_SIZE(mk_mod_sites));
+	KUNIT_EXPECT_EQ(test, mk_events[MARKER_REMOVE], 1);
+	m = mk_find("marker_kunit_mod");
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, m->nr_sites, 0);
+	KUNIT_EXPECT_NULL(test, s[0].marker);
+
+	/* And comes back: the probe reconnects. */
+	marker_sites_add(s, s + ARRAY_SIZE(mk_mod_sites));
+	MK_HIT(&s[0], mk_tramp0, 8, "eight");
+	KUNIT_EXPECT_EQ(test, d.hits, 3);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_mod",
+						      &mk_probe, &d), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[0].key));
+	marker_synchronize_unregister();
+	MK_HIT(&s[0], mk_tramp0, 9, "nine");
+	KUNIT_EXPECT_EQ(test, d.hits, 3);
+	marker_sites_remove(s, s + ARRAY_SIZE(mk_mod_sites));
+	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_mod"));
+	KUNIT_EXPECT_EQ(test, unregister_marker_notifier(&mk_nb), 0);
+}
+
+/* ---- probes coming and going while another CPU hits the marker ---- */
+
+#define MK_MAGIC	0x6d61726bU
+
+struct mk_stress {
+	unsigned int magic;
+	unsigned int hits;
+	bool bad;
+};
+
+static void mk_stress_fn(void *data, const struct marker *m, va_list *args)
+{
+	struct mk_stress *s = data;
+
+	/* Data must belong to this probe, whatever the transition. */
+	if (READ_ONCE(s->magic) != MK_MAGIC || va_arg(*args, int) != 42)
+		WRITE_ONCE(s->bad, true);
+	WRITE_ONCE(s->hits, s->hits + 1);
+}
+
+DEFINE_MARKER_PROBE(mk_stress_a, mk_stress_fn);
+DEFINE_MARKER_PROBE(mk_stress_b, mk_stress_fn);
+
+static int mk_stress_thread(void *arg)
+{
+	while (!kthread_should_stop()) {
+		mk_hit_int(42);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void marker_stress_test(struct kunit *test)
+{
+	struct mk_stress a = { .magic = MK_MAGIC }, b = { .magic = MK_MAGIC };
+	const char *name = "marker_kunit_int";
+	struct task_struct *t;
+	int i;
+
+	t = kthread_run(mk_stress_thread, NULL, "marker_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_EQ(test, marker_probe_register(name, NULL,
+							    &mk_stress_a, &a), 0);
+		KUNIT_EXPECT_EQ(test, marker_probe_register(name, NULL,
+							    &mk_stress_b, &b), 0);
+		KUNIT_EXPECT_EQ(test, marker_probe_unregister(name,
+							      &mk_stress_a,
+							      &a), 0);
+		usleep_range(100, 200);
+		KUNIT_EXPECT_EQ(test, marker_probe_register(name, NULL,
+							    &mk_stress_a, &a), 0);
+		KUNIT_EXPECT_EQ(test, marker_probe_unregister(name,
+							      &mk_stress_b,
+							      &b), 0);
+		KUNIT_EXPECT_EQ(test, marker_probe_unregister(name,
+							      &mk_stress_a,
+							      &a), 0);
+	}
+	kthread_stop(t);
+	marker_synchronize_unregister();
+	KUNIT_EXPECT_FALSE(test, a.bad);
+	KUNIT_EXPECT_FALSE(test, b.bad);
+	kunit_info(test, "hits a=%u b=%u\n", a.hits, b.hits);
+}
+
+static struct kunit_case marker_test_cases[] = {
+	KUNIT_CASE_PARAM(marker_parse_test, marker_parse_gen_params),
+	KUNIT_CASE(marker_disabled_test),
+	KUNIT_CASE(marker_args_test),
+	KUNIT_CASE_PARAM(marker_register_test, marker_register_gen_params),
+	KUNIT_CASE(marker_unknown_unregister_test),
+	KUNIT_CASE(marker_order_test),
+	KUNIT_CASE(marker_transition_test),
+	KUNIT_CASE(marker_recursion_test),
+	KUNIT_CASE(marker_module_test),
+	KUNIT_CASE_SLOW(marker_stress_test),
+	{}
+};
+
+static struct kunit_suite marker_test_suite = {
+	.name = "markers",
+	.test_cases = marker_test_cases,
+};
+
+kunit_test_suite(marker_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for markers");
+MODULE_LICENSE("GPL");
