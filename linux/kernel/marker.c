@@ -8,6 +8,13 @@
  * debugfs listing; static key and static_call updates nest inside it (they
  * take cpus_read_lock() and jump_label_mutex/static_call_mutex).
  *
+ * markers_batch_mutex is taken by marker_batch_begin() and released by
+ * marker_batch_commit(); it nests outside everything else (a batch owner
+ * may take event_mutex and register probes between the two calls).  While
+ * a task owns the batch, the key flips its registrations cause are queued
+ * on markers_batch_list (under markers_mutex) and done at commit, in one
+ * static-key transaction; call targets still change at once.
+ *
  * Readers are the marker sites and the probe iterator.  They run with
  * preemption disabled and rely on:
  *  - site->marker being set before the site's key is enabled;
@@ -23,6 +30,7 @@
 
 #include <linux/cleanup.h>
 #include <linux/debugfs.h>
+#include <linux/jump_label_txn.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -35,6 +43,9 @@
 static DEFINE_MUTEX(markers_mutex);
 static LIST_HEAD(markers_list);
 static RAW_NOTIFIER_HEAD(marker_notifier);
+static DEFINE_MUTEX(markers_batch_mutex);
+static LIST_HEAD(markers_batch_list);
+static struct task_struct *markers_batch_owner;
 
 DEFINE_PER_CPU(unsigned int, marker_nesting);
 EXPORT_PER_CPU_SYMBOL_GPL(marker_nesting);
@@ -113,6 +124,7 @@ static struct marker *marker_alloc(const char *name)
 	m->name = p;
 	m->call = __marker_stub;
 	INIT_LIST_HEAD(&m->sites);
+	INIT_LIST_HEAD(&m->batch_node);
 	list_add_tail(&m->list, &markers_list);
 	return m;
 }
@@ -167,6 +179,7 @@ static void marker_put(struct marker *m)
 	if (m->nr_sites || marker_funcs_get(m))
 		return;
 	list_del(&m->list);
+	list_del(&m->batch_node);
 	kfree(m->format);
 	/* Sites and probes are gone; wait for a probe still reading it. */
 	kfree_rcu(m, rcu);
@@ -181,27 +194,46 @@ static void marker_site_set_call(struct marker_site *site, void *call)
 #endif
 }
 
+/* Flip the keys of all sites of @m to m->enabled, in one transaction. */
+static void marker_flip_keys(struct marker *m)
+{
+	struct marker_site *site;
+	/* Inside a caller's own transaction the flips simply join it. */
+	bool txn = !static_key_txn_owned() && !static_key_txn_begin();
+
+	list_for_each_entry(site, &m->sites, node) {
+		if (m->enabled)
+			static_branch_enable(&site->key);
+		else
+			static_branch_disable(&site->key);
+	}
+	if (txn)
+		static_key_txn_commit();
+}
+
 /*
- * Switch every site of @m to @call and @enable.  All key and call changes
- * of a marker happen here, so they can become one static-key transaction.
- * The call target is set before a key is enabled and after it is disabled.
+ * Switch every site of @m to @call and @enable.  The call target is set
+ * before the keys are enabled and after they are disabled; in a batch
+ * (see marker_batch_begin()) the keys follow at commit, and sites still
+ * enabled meanwhile call the new target, __marker_stub() when disabling.
  */
 static void marker_switch(struct marker *m, void *call, bool enable)
 {
 	struct marker_site *site;
+	bool batch = markers_batch_owner == current;
 
-	if (!enable) {
-		list_for_each_entry(site, &m->sites, node)
-			static_branch_disable(&site->key);
-	}
+	m->enabled = enable;
+	if (!enable && !batch)
+		marker_flip_keys(m);
 	list_for_each_entry(site, &m->sites, node)
 		marker_site_set_call(site, call);
-	if (enable) {
-		list_for_each_entry(site, &m->sites, node)
-			static_branch_enable(&site->key);
-	}
 	m->call = call;
-	m->enabled = enable;
+	if (batch) {
+		if (list_empty(&m->batch_node))
+			list_add_tail(&m->batch_node, &markers_batch_list);
+	} else if (enable) {
+		marker_flip_keys(m);
+	}
 }
 
 /*
@@ -347,6 +379,54 @@ static int marker_probe_remove(const char *name,
 	marker_put(m);
 	return 0;
 }
+
+/**
+ * marker_batch_begin - start queueing the key flips of this task
+ *
+ * Until marker_batch_commit(), probe registrations and unregistrations
+ * by the calling task change probe arrays and call targets at once but
+ * queue the static key flips they cause; the commit flips all of them in
+ * one static-key transaction (one text_poke batch sequence while the
+ * sites fit one vector).  Other tasks register as usual meanwhile.
+ *
+ * Context: Process context, no marker or static key locks held; takes
+ * markers_batch_mutex, which marker_batch_commit() releases.
+ */
+void marker_batch_begin(void)
+{
+	mutex_lock(&markers_batch_mutex);
+	guard(mutex)(&markers_mutex);
+	markers_batch_owner = current;
+}
+EXPORT_SYMBOL_GPL(marker_batch_begin);
+
+/**
+ * marker_batch_commit - flip the keys queued since marker_batch_begin()
+ *
+ * Context: Process context, after marker_batch_begin() by the same task.
+ * Return: 0, or -EINVAL (and a warning) without a batch of this task.
+ */
+int marker_batch_commit(void)
+{
+	struct marker *m, *tmp;
+	bool txn;
+
+	if (WARN_ON_ONCE(markers_batch_owner != current))
+		return -EINVAL;
+	scoped_guard(mutex, &markers_mutex) {
+		markers_batch_owner = NULL;
+		txn = !static_key_txn_owned() && !static_key_txn_begin();
+		list_for_each_entry_safe(m, tmp, &markers_batch_list, batch_node) {
+			list_del_init(&m->batch_node);
+			marker_flip_keys(m);
+		}
+		if (txn)
+			static_key_txn_commit();
+	}
+	mutex_unlock(&markers_batch_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(marker_batch_commit);
 
 /**
  * marker_probe_register - connect a probe to the marker named @name

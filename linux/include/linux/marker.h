@@ -149,6 +149,7 @@ struct marker_funcs {
  * @call_data: data passed by the sites with @call
  * @sync_cookie: RCU state when the sites last lost their probes
  * @sync_pending: @sync_cookie must be waited for before a direct call
+ * @batch_node: link in the list of markers whose keys a batch flips
  * @rcu: frees the marker after a grace period
  *
  * Readers outside kernel/marker.c hold the registry lock through
@@ -169,6 +170,7 @@ struct marker {
 	void *call_data;
 	unsigned long sync_cookie;
 	bool sync_pending;
+	struct list_head batch_node;
 	struct rcu_head rcu;
 };
 
@@ -217,6 +219,8 @@ int marker_probe_register(const char *name, const char *format,
 int marker_probe_unregister(const char *name,
 			    const struct marker_probe *probe, void *data);
 void marker_synchronize_unregister(void);
+void marker_batch_begin(void);
+int marker_batch_commit(void);
 int marker_for_each(int (*cb)(const struct marker *m, void *priv),
 		    void *priv);
 int register_marker_notifier(struct notifier_block *nb);
@@ -402,6 +406,15 @@ static inline int marker_probe_unregister(const char *name,
 
 static inline void marker_synchronize_unregister(void)
 {
+}
+
+static inline void marker_batch_begin(void)
+{
+}
+
+static inline int marker_batch_commit(void)
+{
+	return 0;
 }
 
 #endif /* CONFIG_MARKERS */

@@ -12,6 +12,7 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/jump_label_txn.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
 #include <linux/notifier.h>
@@ -546,6 +547,50 @@ static void marker_stress_test(struct kunit *test)
 	kunit_info(test, "hits a=%u b=%u\n", a.hits, b.hits);
 }
 
+/*
+ * A batch connects two markers (three sites): call targets change at
+ * once, the keys only at commit, all in one static-key transaction.
+ */
+static void marker_batch_test(struct kunit *test)
+{
+	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
+	struct static_key_txn_stats before, after;
+
+	static_key_txn_get_stats(&before);
+	marker_batch_begin();
+	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
+						    &mk_probe, &a), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_mixed", NULL,
+						    &mk_probe, &b), 0);
+	/* Not yet flipped: the sites still cost a NOP and call nothing. */
+	mk_hit_int(1);
+	mk_hit_mixed(1, "x", 1);
+	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 0);
+	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
+	static_key_txn_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, after.transactions - before.transactions, 1);
+	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 3);
+	mk_hit_int(1);
+	mk_hit_int_again(2);
+	mk_hit_mixed(1, "x", 1);
+	KUNIT_EXPECT_EQ(test, a.hits, 2);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
+
+	/* And back off in one transaction. */
+	marker_batch_begin();
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_probe, &a), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_mixed",
+						      &mk_probe, &b), 0);
+	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
+	static_key_txn_get_stats(&before);
+	KUNIT_EXPECT_EQ(test, before.transactions - after.transactions, 1);
+	marker_synchronize_unregister();
+	mk_hit_int(1);
+	mk_hit_mixed(1, "x", 1);
+	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 3);
+}
+
 static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE_PARAM(marker_parse_test, marker_parse_gen_params),
 	KUNIT_CASE(marker_disabled_test),
@@ -556,6 +601,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_transition_test),
 	KUNIT_CASE(marker_recursion_test),
 	KUNIT_CASE(marker_module_test),
+	KUNIT_CASE(marker_batch_test),
 	KUNIT_CASE_SLOW(marker_stress_test),
 	{}
 };

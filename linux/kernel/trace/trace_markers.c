@@ -1,0 +1,974 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Markers as trace events: every marker with sites is the event
+ * markers:<name>, with one field per format argument.
+ *
+ * Fields are laid out from the types the markers core parsed (ints of
+ * their size and sign, pointers as unsigned long, %s as a __data_loc
+ * char[] string).  A field is named after the identifier just before its
+ * conversion ("pid=%d", "pid %d" or "pid:%d" give "pid"), else argN.
+ * Probes write the binary values straight into the ring buffer; the
+ * format is never parsed on the hot path and nothing is vsnprintf()ed.
+ *
+ * Locking:
+ *  - tm_sync_mutex serialises tm_sync(), the only code adding and
+ *    removing events; it nests outside markers_mutex (taken and dropped
+ *    by marker_for_each()) and outside event_mutex.
+ *  - event_mutex (tracing core) guards tm_events and each event's state;
+ *    the tracing core calls tm_reg() with it held, and tm_reg() takes
+ *    markers_mutex through marker_probe_register(): event_mutex nests
+ *    outside markers_mutex.
+ *  - The marker notifier runs under markers_mutex, so it only queues
+ *    tm_sync_work; a module notifier running after the markers core's
+ *    flushes it, so a module's events exist when its init runs and are
+ *    gone when its unload returns.
+ *
+ * Probes run with preemption disabled (see MARK()); an event is freed only
+ * after its probes are unregistered and an RCU grace period has passed.
+ *
+ * An event whose marker loses its last site while it is enabled (module
+ * unloaded) is kept, connected as a pending probe, and records again if
+ * the module comes back; it is removed once disabled.
+ */
+
+#define pr_fmt(fmt) "trace_markers: " fmt
+
+#include <linux/cleanup.h>
+#include <linux/ctype.h>
+#include <linux/glob.h>
+#include <linux/jump_label_txn.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include "trace.h"
+#include "trace_output.h"
+
+#define TM_SYSTEM		"markers"
+/* Longest field name taken from a format, with its NUL. */
+#define TM_NAME_LEN		32
+/* Bound of one %s copy, with its NUL, and of all copies of one hit. */
+#define TM_STR_MAX		256
+#define TM_STR_ROOM		2048
+/* Contexts a probe may nest in on one CPU: task, softirq, irq, NMI. */
+#define TM_CONTEXTS		4
+
+/**
+ * struct tm_arg - one field of a marker event
+ * @name: field name
+ * @type: enum marker_arg_type
+ * @conv: conversion character of the format ('d', 'x', 's'...)
+ * @alt: the conversion has the '#' flag
+ * @offset: offset of the field in the record
+ */
+struct tm_arg {
+	char name[TM_NAME_LEN];
+	u8 type;
+	char conv;
+	bool alt;
+	u16 offset;
+};
+
+/**
+ * struct tm_event - the trace event of one marker
+ * @call: the event; its name is the marker name
+ * @class: the event's own class: fields, reg
+ * @list: link in tm_events, under event_mutex
+ * @format: the marker format the fields come from
+ * @size: size of the fixed part of a record, trace_entry included
+ * @nr_args: number of entries in @args
+ * @gone: the marker lost its sites; remove the event once disabled
+ * @args: the fields
+ */
+struct tm_event {
+	struct trace_event_call call;
+	struct trace_event_class class;
+	struct list_head list;
+	const char *format;
+	unsigned int size;
+	unsigned int nr_args;
+	bool gone;
+	struct tm_arg args[MARKER_MAX_ARGS];
+};
+
+/* Values of one hit, gathered before the record is reserved. */
+struct tm_values {
+	u64 val[MARKER_MAX_ARGS];
+	u16 len[MARKER_MAX_ARGS];
+	char *str[MARKER_MAX_ARGS];
+	unsigned int dyn;
+};
+
+struct tm_scratch {
+	char buf[TM_CONTEXTS][TM_STR_ROOM];
+};
+
+static LIST_HEAD(tm_events);
+static DEFINE_MUTEX(tm_sync_mutex);
+static struct tm_scratch __percpu *tm_scratch;
+
+static void tm_sync_workfn(struct work_struct *work);
+static DECLARE_WORK(tm_sync_work, tm_sync_workfn);
+
+static struct tm_event *tm_from_call(struct trace_event_call *call)
+{
+	return container_of(call, struct tm_event, call);
+}
+
+/* --- recording --------------------------------------------------------- */
+
+static unsigned int tm_copy_str(char *dst, const char *src, unsigned int room)
+{
+	const char *placeholder = "(null)";
+	long len;
+
+	if (!room)
+		return 0;
+	if (src) {
+		len = strncpy_from_kernel_nofault(dst, src,
+						  min(room, TM_STR_MAX));
+		if (len > 0) {
+			/* A string longer than the bound is cut. */
+			dst[len - 1] = '\0';
+			return len;
+		}
+		placeholder = "(fault)";
+	}
+	len = strscpy(dst, placeholder, room);
+	return len < 0 ? room : len + 1;
+}
+
+/*
+ * Fetch the arguments of one hit in @v: fixed values and, for %s, a
+ * bounded copy into this context's scratch buffer.
+ */
+static void tm_gather(const struct tm_event *ev, va_list *args,
+		      struct tm_values *v)
+{
+	char *buf = NULL;
+	unsigned int i, used = 0;
+
+	v->dyn = 0;
+	for (i = 0; i < ev->nr_args; i++) {
+		switch (ev->args[i].type) {
+		case MARKER_ARG_S32:
+		case MARKER_ARG_CHAR:
+			v->val[i] = (s64)va_arg(*args, int);
+			break;
+		case MARKER_ARG_U32:
+			v->val[i] = va_arg(*args, unsigned int);
+			break;
+		case MARKER_ARG_LONG:
+			v->val[i] = (s64)va_arg(*args, long);
+			break;
+		case MARKER_ARG_ULONG:
+			v->val[i] = va_arg(*args, unsigned long);
+			break;
+		case MARKER_ARG_S64:
+			v->val[i] = (s64)va_arg(*args, long long);
+			break;
+		case MARKER_ARG_U64:
+			v->val[i] = va_arg(*args, unsigned long long);
+			break;
+		case MARKER_ARG_SSIZE:
+			v->val[i] = (s64)va_arg(*args, ssize_t);
+			break;
+		case MARKER_ARG_SIZE:
+			v->val[i] = va_arg(*args, size_t);
+			break;
+		case MARKER_ARG_PTR:
+			v->val[i] = (unsigned long)va_arg(*args, void *);
+			break;
+		case MARKER_ARG_STR:
+			if (!buf)
+				buf = this_cpu_ptr(tm_scratch)->buf[interrupt_context_level()];
+			v->str[i] = buf + used;
+			v->len[i] = tm_copy_str(buf + used,
+						va_arg(*args, const char *),
+						TM_STR_ROOM - used);
+			used += v->len[i];
+			break;
+		}
+	}
+	v->dyn = used;
+}
+
+/* Write the fields of @v into @rec, whose trace_entry is filled. */
+static void tm_fill(const struct tm_event *ev, const struct tm_values *v,
+		    void *rec)
+{
+	unsigned int i, dyn = ev->size;
+
+	memset(rec + sizeof(struct trace_entry), 0,
+	       ev->size - sizeof(struct trace_entry));
+	for (i = 0; i < ev->nr_args; i++) {
+		void *p = rec + ev->args[i].offset;
+
+		switch (ev->args[i].type) {
+		case MARKER_ARG_CHAR:
+			*(char *)p = v->val[i];
+			break;
+		case MARKER_ARG_S32:
+		case MARKER_ARG_U32:
+			*(u32 *)p = v->val[i];
+			break;
+		case MARKER_ARG_STR:
+			*(u32 *)p = (u32)v->len[i] << 16 | dyn;
+			memcpy(rec + dyn, v->str[i], v->len[i]);
+			dyn += v->len[i];
+			break;
+		default:
+			*(u64 *)p = v->val[i];
+			break;
+		}
+	}
+}
+
+static void tm_ftrace_vcall(void *data, const struct marker *m,
+			    va_list *args)
+{
+	struct trace_event_file *file = data;
+	struct tm_event *ev = tm_from_call(file->event_call);
+	struct trace_event_buffer fbuffer;
+	struct tm_values v;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	tm_gather(ev, args, &v);
+	rec = trace_event_buffer_reserve(&fbuffer, file, ev->size + v.dyn);
+	if (!rec)
+		return;
+	tm_fill(ev, &v, rec);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+DEFINE_MARKER_PROBE(tm_ftrace_probe, tm_ftrace_vcall);
+
+#ifdef CONFIG_PERF_EVENTS
+static void tm_perf_vcall(void *data, const struct marker *m, va_list *args)
+{
+	struct tm_event *ev = data;
+	struct hlist_head *head;
+	struct pt_regs *regs;
+	struct tm_values v;
+	int size, rctx;
+	void *rec;
+
+	head = this_cpu_ptr(ev->call.perf_events);
+	if (hlist_empty(head))
+		return;
+	tm_gather(ev, args, &v);
+	/* perf prepends a u32 size; keep the sample u64 aligned. */
+	size = ALIGN(ev->size + v.dyn + sizeof(u32), sizeof(u64));
+	size -= sizeof(u32);
+	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!rec)
+		return;
+	perf_fetch_caller_regs(regs);
+	tm_fill(ev, &v, rec);
+	perf_trace_buf_submit(rec, size, rctx, ev->call.event.type, 1, regs,
+			      head, NULL);
+}
+
+DEFINE_MARKER_PROBE(tm_perf_probe, tm_perf_vcall);
+#endif
+
+/* Called by the tracing core with event_mutex held. */
+static int tm_reg(struct trace_event_call *call, enum trace_reg type,
+		  void *data)
+{
+	struct tm_event *ev = tm_from_call(call);
+	const char *name = trace_event_name(call);
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return marker_probe_register(name, ev->format,
+					     &tm_ftrace_probe, data);
+	case TRACE_REG_UNREGISTER:
+		marker_probe_unregister(name, &tm_ftrace_probe, data);
+		break;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return marker_probe_register(name, ev->format,
+					     &tm_perf_probe, ev);
+	case TRACE_REG_PERF_UNREGISTER:
+		marker_probe_unregister(name, &tm_perf_probe, ev);
+		break;
+	case TRACE_REG_PERF_OPEN:
+	case TRACE_REG_PERF_CLOSE:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
+	}
+	/* An event whose marker went away can go now that it is unused. */
+	if (ev->gone)
+		schedule_work(&tm_sync_work);
+	return 0;
+}
+
+/* --- output ------------------------------------------------------------ */
+
+static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
+			 const void *rec, const char *sep)
+{
+	const void *p = rec + a->offset;
+	u32 loc, off, len;
+	s64 sval = 0;
+	u64 val = 0;
+
+	switch (a->type) {
+	case MARKER_ARG_CHAR:
+		trace_event_printf(iter, "%s%s=%c", sep, a->name, *(char *)p);
+		return;
+	case MARKER_ARG_PTR:
+		trace_event_printf(iter, "%s%s=%p", sep, a->name,
+				   (void *)*(unsigned long *)p);
+		return;
+	case MARKER_ARG_STR:
+		loc = *(u32 *)p;
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (!len || off + len > iter->ent_size ||
+		    ((const char *)rec)[off + len - 1])
+			trace_event_printf(iter, "%s%s=(bad)", sep, a->name);
+		else
+			trace_event_printf(iter, "%s%s=%s", sep, a->name,
+					   (const char *)rec + off);
+		return;
+	case MARKER_ARG_S32:
+		sval = *(s32 *)p;
+		break;
+	case MARKER_ARG_U32:
+		val = *(u32 *)p;
+		break;
+	case MARKER_ARG_LONG:
+	case MARKER_ARG_S64:
+	case MARKER_ARG_SSIZE:
+		sval = *(s64 *)p;
+		break;
+	default:
+		val = *(u64 *)p;
+		break;
+	}
+
+	switch (a->conv) {
+	case 'd':
+	case 'i':
+		trace_event_printf(iter, "%s%s=%lld", sep, a->name, sval);
+		break;
+	case 'x':
+		if (a->alt)
+			trace_event_printf(iter, "%s%s=%#llx", sep, a->name, val);
+		else
+			trace_event_printf(iter, "%s%s=%llx", sep, a->name, val);
+		break;
+	case 'X':
+		if (a->alt)
+			trace_event_printf(iter, "%s%s=%#llX", sep, a->name, val);
+		else
+			trace_event_printf(iter, "%s%s=%llX", sep, a->name, val);
+		break;
+	case 'o':
+		if (a->alt)
+			trace_event_printf(iter, "%s%s=%#llo", sep, a->name, val);
+		else
+			trace_event_printf(iter, "%s%s=%llo", sep, a->name, val);
+		break;
+	default:
+		trace_event_printf(iter, "%s%s=%llu", sep, a->name, val);
+		break;
+	}
+}
+
+static enum print_line_t tm_output(struct trace_iterator *iter, int flags,
+				   struct trace_event *event)
+{
+	struct trace_event_call *call;
+	struct tm_event *ev;
+	unsigned int i;
+	int ret;
+
+	call = container_of(event, struct trace_event_call, event);
+	ev = tm_from_call(call);
+	ret = trace_raw_output_prep(iter, event);
+	if (ret != TRACE_TYPE_HANDLED)
+		return ret;
+	for (i = 0; i < ev->nr_args; i++)
+		tm_print_arg(iter, &ev->args[i], iter->ent, i ? " " : "");
+	trace_seq_putc(&iter->seq, '\n');
+	return trace_handle_return(&iter->seq);
+}
+
+static struct trace_event_functions tm_funcs = {
+	.trace		= tm_output,
+};
+
+/* --- event description ------------------------------------------------- */
+
+static const char *tm_field_type(enum marker_arg_type type)
+{
+	switch (type) {
+	case MARKER_ARG_S32:	return "int";
+	case MARKER_ARG_U32:	return "unsigned int";
+	case MARKER_ARG_LONG:	return "long";
+	case MARKER_ARG_ULONG:	return "unsigned long";
+	case MARKER_ARG_S64:	return "s64";
+	case MARKER_ARG_U64:	return "u64";
+	case MARKER_ARG_SSIZE:	return "ssize_t";
+	case MARKER_ARG_SIZE:	return "size_t";
+	case MARKER_ARG_PTR:	return "unsigned long";
+	case MARKER_ARG_CHAR:	return "char";
+	case MARKER_ARG_STR:	return "__data_loc char[]";
+	}
+	return NULL;
+}
+
+static unsigned int tm_field_size(enum marker_arg_type type)
+{
+	switch (type) {
+	case MARKER_ARG_CHAR:
+		return 1;
+	case MARKER_ARG_S32:
+	case MARKER_ARG_U32:
+	case MARKER_ARG_STR:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+static bool tm_field_signed(enum marker_arg_type type)
+{
+	return type == MARKER_ARG_S32 || type == MARKER_ARG_LONG ||
+	       type == MARKER_ARG_S64 || type == MARKER_ARG_SSIZE ||
+	       type == MARKER_ARG_CHAR;
+}
+
+static int tm_define_fields(struct trace_event_call *call)
+{
+	struct tm_event *ev = tm_from_call(call);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ev->nr_args; i++) {
+		const struct tm_arg *a = &ev->args[i];
+
+		ret = trace_define_field(call, tm_field_type(a->type), a->name,
+					 a->offset, tm_field_size(a->type),
+					 tm_field_signed(a->type), FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static struct trace_event_fields tm_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tm_define_fields },
+	{}
+};
+
+static bool tm_name_used(const struct tm_event *ev, unsigned int nr,
+			 const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(ev->args[i].name, name))
+			return true;
+	return false;
+}
+
+/* Name argument @nr after the identifier ending just before [@from, @to). */
+static void tm_name_arg(struct tm_event *ev, unsigned int nr,
+			const char *from, const char *to)
+{
+	struct tm_arg *a = &ev->args[nr];
+	const char *end = to, *start;
+
+	while (end > from && strchr(" =:", end[-1]))
+		end--;
+	start = end;
+	while (start > from && (isalnum(start[-1]) || start[-1] == '_'))
+		start--;
+	if (start < end && !isdigit(*start) && end - start < TM_NAME_LEN &&
+	    !str_has_prefix(start, "common_")) {
+		memcpy(a->name, start, end - start);
+		a->name[end - start] = '\0';
+		if (!tm_name_used(ev, nr, a->name))
+			return;
+	}
+	snprintf(a->name, sizeof(a->name), "arg%u", nr);
+}
+
+/*
+ * Find, for each conversion of @ev->format, its character, '#' flag and
+ * field name.  The markers core already accepted the format, so only the
+ * grammar it accepts needs handling.
+ */
+static int tm_scan_format(struct tm_event *ev, const u8 *types, int nr)
+{
+	const char *p = ev->format, *prev = ev->format, *pct;
+	unsigned int i = 0;
+
+	while (*p) {
+		if (*p++ != '%')
+			continue;
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		if (i >= nr)
+			return -EINVAL;
+		pct = p - 1;
+		ev->args[i].alt = false;
+		while (*p && strchr("-+ #0", *p))
+			ev->args[i].alt |= *p++ == '#';
+		while (isdigit(*p) || *p == '.')
+			p++;
+		while (*p && strchr("hlz", *p))
+			p++;
+		if (!*p)
+			return -EINVAL;
+		ev->args[i].conv = *p++;
+		ev->args[i].type = types[i];
+		tm_name_arg(ev, i, prev, pct);
+		prev = p;
+		i++;
+	}
+	return i == nr ? 0 : -EINVAL;
+}
+
+static void tm_layout(struct tm_event *ev)
+{
+	unsigned int i, off = sizeof(struct trace_entry);
+
+	for (i = 0; i < ev->nr_args; i++) {
+		unsigned int size = tm_field_size(ev->args[i].type);
+
+		off = ALIGN(off, size);
+		ev->args[i].offset = off;
+		off += size;
+	}
+	ev->size = off;
+}
+
+static const char *tm_print_spec(const struct tm_arg *a)
+{
+	switch (a->type) {
+	case MARKER_ARG_S32:	return "%d";
+	case MARKER_ARG_LONG:
+	case MARKER_ARG_SSIZE:	return "%ld";
+	case MARKER_ARG_S64:	return "%lld";
+	case MARKER_ARG_CHAR:	return "%c";
+	case MARKER_ARG_PTR:	return "%p";
+	case MARKER_ARG_STR:	return "%s";
+	case MARKER_ARG_U32:	return "%";
+	case MARKER_ARG_ULONG:
+	case MARKER_ARG_SIZE:	return "%l";
+	default:		return "%ll";
+	}
+}
+
+/* Print the print_fmt of @ev into @buf, or only measure it if @len is 0. */
+static int tm_print_fmt(const struct tm_event *ev, char *buf, int len)
+{
+	unsigned int i;
+	int pos = 0;
+
+#define TM_LEFT (len ? len - pos : 0)
+#define TM_BUF (len ? buf + pos : NULL)
+	if (!ev->nr_args)
+		return snprintf(buf, len, "\"%%s\", \"\"");
+	pos += snprintf(TM_BUF, TM_LEFT, "\"");
+	for (i = 0; i < ev->nr_args; i++) {
+		const struct tm_arg *a = &ev->args[i];
+		const char *spec = tm_print_spec(a);
+
+		pos += snprintf(TM_BUF, TM_LEFT, "%s%s=", i ? " " : "",
+				a->name);
+		if (a->type == MARKER_ARG_U32 || a->type == MARKER_ARG_ULONG ||
+		    a->type == MARKER_ARG_SIZE || a->type == MARKER_ARG_U64)
+			pos += snprintf(TM_BUF, TM_LEFT, "%s%s%c",
+					a->alt ? "%#" : "%", spec + 1,
+					a->conv);
+		else
+			pos += snprintf(TM_BUF, TM_LEFT, "%s", spec);
+	}
+	pos += snprintf(TM_BUF, TM_LEFT, "\"");
+	for (i = 0; i < ev->nr_args; i++) {
+		const struct tm_arg *a = &ev->args[i];
+
+		if (a->type == MARKER_ARG_STR)
+			pos += snprintf(TM_BUF, TM_LEFT, ", __get_str(%s)",
+					a->name);
+		else
+			pos += snprintf(TM_BUF, TM_LEFT, ", REC->%s", a->name);
+	}
+#undef TM_LEFT
+#undef TM_BUF
+	return pos;
+}
+
+static void tm_event_free(struct tm_event *ev)
+{
+	if (!ev)
+		return;
+	kfree(ev->call.print_fmt);
+	kfree(ev->call.name);
+	kfree(ev->format);
+	kfree(ev);
+}
+
+static struct tm_event *tm_event_alloc(const char *name, const char *format)
+{
+	u8 types[MARKER_MAX_ARGS];
+	struct tm_event *ev;
+	int nr, len;
+	char *fmt;
+
+	nr = marker_parse_format(format, types, MARKER_MAX_ARGS);
+	if (nr < 0)
+		return ERR_PTR(nr);
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return ERR_PTR(-ENOMEM);
+	ev->call.name = kstrdup(name, GFP_KERNEL);
+	ev->format = kstrdup(format, GFP_KERNEL);
+	if (!ev->call.name || !ev->format)
+		goto nomem;
+	ev->nr_args = nr;
+	if (tm_scan_format(ev, types, nr)) {
+		tm_event_free(ev);
+		return ERR_PTR(-EINVAL);
+	}
+	tm_layout(ev);
+	len = tm_print_fmt(ev, NULL, 0) + 1;
+	fmt = kmalloc(len, GFP_KERNEL);
+	if (!fmt)
+		goto nomem;
+	tm_print_fmt(ev, fmt, len);
+	ev->call.print_fmt = fmt;
+
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->class.system = TM_SYSTEM;
+	ev->class.fields_array = tm_fields_array;
+	ev->class.reg = tm_reg;
+	ev->call.class = &ev->class;
+	ev->call.event.funcs = &tm_funcs;
+	ev->call.data = ev;
+	return ev;
+
+nomem:
+	tm_event_free(ev);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Create and register the event of marker @name; under event_mutex. */
+static int tm_event_add(const char *name, const char *format)
+{
+	struct tm_event *ev;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ev = tm_event_alloc(name, format);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev);
+	if (!register_trace_event(&ev->call.event)) {
+		ret = -ENODEV;
+		goto out_free;
+	}
+	ret = trace_add_event_call(&ev->call);
+	if (ret)
+		goto out_unreg;
+	list_add_tail(&ev->list, &tm_events);
+	return 0;
+
+out_unreg:
+	unregister_trace_event(&ev->call.event);
+out_free:
+	tm_event_free(ev);
+	return ret;
+}
+
+/*
+ * Remove @ev unless it is in use (-EBUSY); under event_mutex.  The caller
+ * frees it with tm_event_free() after an RCU grace period.
+ */
+static int tm_event_del(struct tm_event *ev)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	/* Also unregisters the trace_event, as event_remove() does. */
+	ret = trace_remove_event_call(&ev->call);
+	if (ret)
+		return ret;
+	list_del(&ev->list);
+	return 0;
+}
+
+/* --- following the markers --------------------------------------------- */
+
+struct tm_snap {
+	struct list_head list;
+	const char *format;
+	bool seen;
+	char name[];
+};
+
+static int tm_snap_one(const struct marker *m, void *priv)
+{
+	struct list_head *snap = priv;
+	size_t nlen, flen;
+	struct tm_snap *s;
+
+	if (!m->nr_sites || !m->format)
+		return 0;
+	nlen = strlen(m->name) + 1;
+	flen = strlen(m->format) + 1;
+	s = kzalloc(sizeof(*s) + nlen + flen, GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	memcpy(s->name, m->name, nlen);
+	s->format = memcpy(s->name + nlen, m->format, flen);
+	list_add_tail(&s->list, snap);
+	return 0;
+}
+
+static struct tm_snap *tm_snap_find(struct list_head *snap, const char *name)
+{
+	struct tm_snap *s;
+
+	list_for_each_entry(s, snap, list)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+/*
+ * Make the events match the markers that have sites: add the missing,
+ * remove those whose marker is gone or changed format, unless in use.
+ */
+static void tm_sync(void)
+{
+	struct tm_event *ev, *tmp;
+	LIST_HEAD(removed);
+	LIST_HEAD(snap);
+	struct tm_snap *s, *stmp;
+	int ret;
+
+	guard(mutex)(&tm_sync_mutex);
+	ret = marker_for_each(tm_snap_one, &snap);
+	if (ret) {
+		pr_warn("out of memory, marker events not updated\n");
+		goto out;
+	}
+
+	mutex_lock(&event_mutex);
+	list_for_each_entry_safe(ev, tmp, &tm_events, list) {
+		s = tm_snap_find(&snap, trace_event_name(&ev->call));
+		if (s && !strcmp(s->format, ev->format)) {
+			s->seen = true;
+			ev->gone = false;
+			continue;
+		}
+		if (tm_event_del(ev)) {
+			/* In use: keep it until disabled, name taken. */
+			ev->gone = true;
+			if (s)
+				s->seen = true;
+			continue;
+		}
+		list_add(&ev->list, &removed);
+	}
+	list_for_each_entry(s, &snap, list) {
+		if (s->seen)
+			continue;
+		ret = tm_event_add(s->name, s->format);
+		if (ret)
+			pr_warn("%s: no trace event (%d)\n", s->name, ret);
+	}
+	mutex_unlock(&event_mutex);
+
+	if (!list_empty(&removed)) {
+		/* Probes still running on a removed event are done after. */
+		synchronize_rcu();
+		list_for_each_entry_safe(ev, tmp, &removed, list)
+			tm_event_free(ev);
+	}
+out:
+	list_for_each_entry_safe(s, stmp, &snap, list)
+		kfree(s);
+}
+
+static void tm_sync_workfn(struct work_struct *work)
+{
+	tm_sync();
+}
+
+/* Runs under markers_mutex: only queue the update. */
+static int tm_marker_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	schedule_work(&tm_sync_work);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block tm_marker_nb = {
+	.notifier_call = tm_marker_notify,
+};
+
+#ifdef CONFIG_MODULES
+/* After the markers core's notifier: the module's markers are known. */
+static int tm_module_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct module *mod = data;
+
+	if (!mod->num_markers)
+		return NOTIFY_DONE;
+	if (action == MODULE_STATE_COMING || action == MODULE_STATE_GOING)
+		flush_work(&tm_sync_work);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block tm_module_nb = {
+	.notifier_call = tm_module_notify,
+	.priority = -1,
+};
+#endif
+
+/* --- markers_enable: many markers, one static key transaction ----------- */
+
+/*
+ * Enable or disable the markers events matching @glob in the top trace
+ * instance, all static key changes in one transaction.
+ */
+static int tm_enable_glob(const char *glob, bool enable)
+{
+	struct trace_array *tr = top_trace_array();
+	struct trace_event_file *file;
+	struct tm_event *ev;
+	int ret = 0, err, found = 0;
+
+	if (!tr)
+		return -ENODEV;
+	/*
+	 * The probe registrations below queue their key flips; the commit
+	 * does them in one static-key transaction.  The batch is begun
+	 * outside event_mutex, which registration nests markers_mutex in.
+	 */
+	marker_batch_begin();
+	scoped_guard(mutex, &event_mutex) {
+		list_for_each_entry(ev, &tm_events, list) {
+			if (ev->gone ||
+			    !glob_match(glob, trace_event_name(&ev->call)))
+				continue;
+			file = find_event_file(tr, TM_SYSTEM,
+					       trace_event_name(&ev->call));
+			if (!file)
+				continue;
+			found++;
+			err = trace_event_enable_disable(file, enable, 0);
+			if (err && !ret)
+				ret = err;
+		}
+	}
+	err = marker_batch_commit();
+	if (err && !ret)
+		ret = err;
+	if (!found && !ret)
+		ret = -ENOENT;
+	return ret;
+}
+
+static ssize_t tm_enable_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	char *buf, *glob;
+	bool enable = true;
+	int ret;
+
+	if (cnt > PAGE_SIZE - 1)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	glob = strim(buf);
+	if (*glob == '!') {
+		enable = false;
+		glob++;
+	}
+	ret = *glob ? tm_enable_glob(glob, enable) : -EINVAL;
+	kfree(buf);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static int tm_enable_show(struct seq_file *m, void *v)
+{
+	struct trace_array *tr = top_trace_array();
+	struct trace_event_file *file;
+	struct tm_event *ev;
+
+	guard(mutex)(&event_mutex);
+	list_for_each_entry(ev, &tm_events, list) {
+		file = tr ? find_event_file(tr, TM_SYSTEM,
+					    trace_event_name(&ev->call)) : NULL;
+		if (file && (file->flags & EVENT_FILE_FL_ENABLED))
+			seq_printf(m, "%s\n", trace_event_name(&ev->call));
+	}
+	return 0;
+}
+
+static int tm_enable_open(struct inode *inode, struct file *filp)
+{
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+	return single_open(filp, tm_enable_show, NULL);
+}
+
+static const struct file_operations tm_enable_fops = {
+	.open		= tm_enable_open,
+	.read		= seq_read,
+	.write		= tm_enable_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int __init trace_markers_init(void)
+{
+	int ret;
+
+	tm_scratch = alloc_percpu(struct tm_scratch);
+	if (!tm_scratch)
+		return -ENOMEM;
+	ret = register_marker_notifier(&tm_marker_nb);
+	if (ret)
+		return ret;
+#ifdef CONFIG_MODULES
+	register_module_notifier(&tm_module_nb);
+#endif
+	tm_sync();
+	if (!tracing_init_dentry())
+		trace_create_file("markers_enable", 0600, NULL, NULL,
+				  &tm_enable_fops);
+	return 0;
+}
+fs_initcall(trace_markers_init);

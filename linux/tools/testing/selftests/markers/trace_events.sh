@@ -1,0 +1,318 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# description: markers are trace events: tracefs, filters, triggers,
+#	instances, module unload, glob enable, trace-cmd and perf
+# requires: events/markers, markers_enable, marker-example.ko
+#
+# Drives samples/markers/marker-example.c: opening its trigger file hits
+# subsys_mark1 ("%d %p") and subsys_mark4; each read() hits subsys_mark2
+# ("%s", the reader's comm) and subsys_mark3 ("%llu %lx", the module's
+# read count and the read size).  "dd bs=N count=1" reads once with
+# count N.  MARKERS_MODDIR may name a directory of the .ko files.
+
+DIR=$(dirname "$0")
+. "$DIR/../kselftest/ktap_helpers.sh"
+
+DEBUGFS=/sys/kernel/debug
+TRIGGER=$DEBUGFS/marker-example/trigger
+STATS=$DEBUGFS/static_keys_stats
+T=/sys/kernel/tracing
+EV=$T/events/markers
+INST=$T/instances/markers_selftest
+TMP=
+
+load() {
+	modprobe marker-example 2>/dev/null && return 0
+	[ -n "$MARKERS_MODDIR" ] && insmod "$MARKERS_MODDIR/marker-example.ko"
+}
+
+unload() {
+	rmmod marker_example 2>/dev/null
+}
+
+loaded() {
+	grep -q "^marker_example " /proc/modules
+}
+
+reset_tracing() {
+	echo 0 > $T/tracing_on
+	echo '!*' > $T/markers_enable 2>/dev/null
+	for d in "$EV"/*/; do
+		[ -e "$d/filter" ] || continue
+		echo 0 > "$d/filter"
+		echo 0 > "$d/enable"
+		while read -r t _; do
+			case "$t" in
+			\#*|"") ;;
+			*) echo "!$t" > "$d/trigger" ;;
+			esac
+		done < "$d/trigger"
+	done
+	echo 1 > $T/options/hash-ptr
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+}
+
+cleanup() {
+	reset_tracing
+	[ -d "$INST" ] && rmdir "$INST"
+	loaded && unload
+	[ -n "$TMP" ] && rm -rf "$TMP"
+}
+
+# hit N: one read of N bytes
+hit() {
+	dd if=$TRIGGER of=/dev/null bs="$1" count=1 2>/dev/null
+}
+
+# wait_for TEST...: up to 5 s for the test to hold (events follow
+# module notifiers through a work item)
+wait_for() {
+	local i
+
+	for i in $(seq 50); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# has FILE PATTERN: FILE holds a line matching the extended regex
+has() {
+	grep -qE "$2" "$1" || { echo "# no /$2/ in $1:"; sed 's/^/#   /' "$1" | tail -5; return 1; }
+}
+
+# field EVENT DECL OFFSET SIZE SIGNED: a field line of EVENT's format
+field() {
+	has "$EV/$1/format" "field:$2;	offset:$3;	size:$4;	signed:$5;"
+}
+
+stat_txn() {
+	awk '$1 == "transactions" { print $2 }' $STATS
+}
+
+ktap_print_header
+
+if [ "$(id -u)" -ne 0 ]; then
+	ktap_skip_all "must run as root"
+	exit "$KSFT_SKIP"
+fi
+mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
+mountpoint -q $T || mount -t tracefs nodev $T
+if [ ! -e $T/markers_enable ]; then
+	ktap_skip_all "no $T/markers_enable: kernel without CONFIG_MARKERS_TRACE"
+	exit "$KSFT_SKIP"
+fi
+loaded && unload
+if ! load; then
+	ktap_skip_all "marker-example module missing (CONFIG_SAMPLE_MARKERS)"
+	exit "$KSFT_SKIP"
+fi
+TMP=$(mktemp -d)
+trap cleanup EXIT
+reset_tracing
+
+ktap_set_plan 12
+
+test_files() {
+	local f
+
+	wait_for test -d $EV/subsys_mark3 || return 1
+	for f in enable format filter trigger id; do
+		[ -e $EV/subsys_mark1/$f ] || { echo "# no $f"; return 1; }
+	done
+	[ -e $EV/enable ] || return 1
+	field subsys_mark1 'int arg0' 8 4 1 &&
+	field subsys_mark1 'unsigned long arg1' 16 8 0 &&
+	field subsys_mark3 'u64 arg0' 8 8 0 &&
+	field subsys_mark2 '__data_loc char\[\] arg0' 8 4 0 &&
+	has $EV/subsys_mark1/format '^print fmt: "arg0=%d arg1=%p", REC->arg0, REC->arg1$' &&
+	has $EV/subsys_mark2/format '^print fmt: "arg0=%s", __get_str\(arg0\)$' &&
+	has $EV/subsys_mark3/format '^print fmt: "arg0=%llu arg1=%lx", REC->arg0, REC->arg1$' &&
+	[ "$(stat -c %a $T/markers_enable)" = 600 ]
+}
+ktap_test_result "events/markers/<name> files, fields and print fmt" test_files
+
+test_record() {
+	echo 1 > $EV/subsys_mark2/enable
+	echo 1 > $EV/subsys_mark3/enable
+	hit 64
+	echo 0 > $EV/subsys_mark2/enable
+	echo 0 > $EV/subsys_mark3/enable
+	grep subsys_mark $T/trace | sed 's/^/# trace: /'
+	has $T/trace ' subsys_mark3: arg0=1 arg1=40$' &&
+	has $T/trace ' subsys_mark2: arg0=dd$'
+}
+ktap_test_result "trace: exact field values" test_record
+
+test_pipe() {
+	echo > $T/trace
+	echo 1 > $EV/subsys_mark3/enable
+	hit 100
+	echo 0 > $EV/subsys_mark3/enable
+	timeout 2 cat $T/trace_pipe > "$TMP/pipe"
+	has "$TMP/pipe" ' subsys_mark3: arg0=2 arg1=64$'
+}
+ktap_test_result "trace_pipe: exact field values" test_pipe
+
+test_ptr() {
+	echo > $T/trace
+	echo 1 > $EV/subsys_mark1/enable
+	hit 1
+	echo 0 > $EV/subsys_mark1/enable
+	has $T/trace ' subsys_mark1: arg0=1 arg1=00000000[0-9a-f]{8}$' || return 1
+	echo 0 > $T/options/hash-ptr
+	has $T/trace ' subsys_mark1: arg0=1 arg1=ff[0-9a-f]{14}$'
+	local ret=$?
+
+	echo 1 > $T/options/hash-ptr
+	return $ret
+}
+ktap_test_result "%p hashed unless hash-ptr is off" test_ptr
+
+test_filter() {
+	echo > $T/trace
+	echo 'arg1 == 0x20' > $EV/subsys_mark3/filter || return 1
+	echo 1 > $EV/subsys_mark3/enable
+	hit 32
+	hit 48
+	echo 0 > $EV/subsys_mark3/enable
+	echo 0 > $EV/subsys_mark3/filter
+	has $T/trace ' subsys_mark3: arg0=[0-9]+ arg1=20$' &&
+	! grep -q 'arg1=30' $T/trace
+}
+ktap_test_result "filter on a marker field" test_filter
+
+test_trigger() {
+	echo > $T/trace
+	echo 'traceoff if arg1 == 48' > $EV/subsys_mark3/trigger || return 1
+	echo 1 > $EV/subsys_mark3/enable
+	hit 32
+	[ "$(cat $T/tracing_on)" = 1 ] || return 1
+	hit 48
+	[ "$(cat $T/tracing_on)" = 0 ] || return 1
+	echo 0 > $EV/subsys_mark3/enable
+	echo '!traceoff' > $EV/subsys_mark3/trigger
+	echo 1 > $T/tracing_on
+}
+ktap_test_result "trigger on a marker field" test_trigger
+
+test_instance() {
+	echo > $T/trace
+	mkdir "$INST" || return 1
+	echo 1 > "$INST/events/markers/subsys_mark3/enable"
+	hit 16
+	echo 0 > "$INST/events/markers/subsys_mark3/enable"
+	has "$INST/trace" ' subsys_mark3: arg0=[0-9]+ arg1=10$' &&
+	! grep -q subsys_mark3 $T/trace &&
+	rmdir "$INST"
+}
+ktap_test_result "instance buffer records on its own" test_instance
+
+test_unload() {
+	echo > $T/trace
+	echo 1 > $EV/subsys_mark3/enable
+	unload || return 1
+	# Kept while enabled; records again when the module is back.
+	[ -d $EV/subsys_mark3 ] || return 1
+	load || return 1
+	hit 8
+	has $T/trace ' subsys_mark3: arg0=1 arg1=8$' || return 1
+	unload || return 1
+	echo 0 > $EV/subsys_mark3/enable
+	wait_for test ! -d $EV/subsys_mark3 || { echo "# event stayed"; return 1; }
+	load && wait_for test -d $EV/subsys_mark3
+}
+ktap_test_result "module unload and reload while enabled" test_unload
+
+test_glob() {
+	local t0 t1 t2 n
+
+	[ -r $STATS ] || { echo "# no $STATS"; return 1; }
+	t0=$(stat_txn)
+	echo 'subsys_mark*' > $T/markers_enable || return 1
+	t1=$(stat_txn)
+	n=$(grep -c '^subsys_mark' $T/markers_enable)
+	[ "$n" = 4 ] || { echo "# $n enabled"; return 1; }
+	[ "$(cat $EV/subsys_mark2/enable)" = 1 ] || return 1
+	echo '!subsys_mark*' > $T/markers_enable || return 1
+	t2=$(stat_txn)
+	[ "$(cat $EV/subsys_mark2/enable)" = 0 ] || return 1
+	[ $((t1 - t0)) = 1 ] && [ $((t2 - t1)) = 1 ] ||
+		{ echo "# transactions $t0 $t1 $t2"; return 1; }
+	! echo 'no_such_marker*' > $T/markers_enable 2>/dev/null
+}
+ktap_test_result "markers_enable: 4 markers, one transaction each way" \
+	test_glob
+
+# 512 markers of marker-many: one transaction each way, every one records
+test_glob_many() {
+	local t0 t1 t2 n
+
+	modprobe marker-many 2>/dev/null ||
+		{ [ -n "$MARKERS_MODDIR" ] && insmod "$MARKERS_MODDIR/marker-many.ko"; } ||
+		return 1
+	wait_for test -d $EV/marker_many_777 || return 1
+	echo > $T/trace
+	t0=$(stat_txn)
+	echo 'marker_many_*' > $T/markers_enable || return 1
+	t1=$(stat_txn)
+	n=$(grep -c '^marker_many_' $T/markers_enable)
+	[ "$n" = 512 ] || { echo "# $n of 512 enabled"; return 1; }
+	cat $DEBUGFS/marker-many/trigger
+	n=$(grep -c ' marker_many_[0-7]*: arg0=' $T/trace)
+	[ "$n" = 512 ] || { echo "# $n of 512 recorded"; return 1; }
+	has $T/trace 'marker_many_777: arg0=511$' || return 1
+	echo '!marker_many_*' > $T/markers_enable || return 1
+	t2=$(stat_txn)
+	[ $((t1 - t0)) = 1 ] && [ $((t2 - t1)) = 1 ] ||
+		{ echo "# transactions $t0 $t1 $t2"; return 1; }
+	echo "# 512 markers: 1 transaction to enable, 1 to disable"
+	rmmod marker_many
+}
+ktap_test_result "markers_enable: 512 markers, one transaction each way" \
+	test_glob_many
+
+find_perf() {
+	local p
+
+	for p in /usr/bin/perf_[0-9]* /usr/lib/linux-tools-*/perf /usr/bin/perf; do
+		[ -x "$p" ] && "$p" version >/dev/null 2>&1 && { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+if ! command -v trace-cmd >/dev/null; then
+	ktap_test_skip "trace-cmd record/report (trace-cmd not installed)"
+else
+	test_trace_cmd() {
+		trace-cmd record -q -e markers:subsys_mark3 -o "$TMP/tc.dat" \
+			dd if=$TRIGGER of=/dev/null bs=24 count=1 > "$TMP/tc.log" 2>&1 ||
+			{ sed 's/^/# /' "$TMP/tc.log"; return 1; }
+		trace-cmd report -i "$TMP/tc.dat" > "$TMP/tc.txt" 2>&1
+		sed 's/^/# trace-cmd: /' "$TMP/tc.txt" | grep subsys_mark3 | head -2
+		has "$TMP/tc.txt" 'subsys_mark3: +arg0=[0-9]+ arg1=18$'
+	}
+	ktap_test_result "trace-cmd record/report decodes fields" test_trace_cmd
+fi
+
+PERF=$(find_perf)
+if [ -z "$PERF" ]; then
+	ktap_test_skip "perf record/script (no working perf binary)"
+else
+	test_perf() {
+		"$PERF" record -q -e markers:subsys_mark3 -o "$TMP/perf.data" \
+			dd if=$TRIGGER of=/dev/null bs=40 count=1 > "$TMP/perf.log" 2>&1 ||
+			{ sed 's/^/# /' "$TMP/perf.log"; return 1; }
+		"$PERF" script -i "$TMP/perf.data" > "$TMP/perf.txt" 2>&1
+		sed 's/^/# perf: /' "$TMP/perf.txt" | head -2
+		has "$TMP/perf.txt" 'markers:subsys_mark3: arg0=[0-9]+ arg1=28$' || return 1
+		"$PERF" stat -x, -e markers:subsys_mark3 \
+			dd if=$TRIGGER of=/dev/null bs=40 count=1 2> "$TMP/stat.txt" >/dev/null
+		has "$TMP/stat.txt" '^1,+markers:subsys_mark3'
+	}
+	ktap_test_result "perf record/script and stat" test_perf
+fi
+
+ktap_finished

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench: build a bench kernel, boot it, measure, print one table.
+
+Steps: deps, tree, config (+ configs/bench.config), build (mk.py), then
+  guest  - scripts/guest/bench.sh loads samples/markers/marker-bench.ko,
+           which measures on load; under TCG with -icount shift=0 the
+           guest TSC counts instructions (1 insn = 1 ns of guest time)
+  host   - scripts/bench/nop_bench.c, built with gcc -O2, runs the off
+           and NOP cases on the host CPU in TSC cycles
+  size   - bytes per MARK site and per TRACE_EVENT, from marker-bench.o
+Writes $B/out/bench/results.csv, results.json and flip.svg (B defaults
+to build-bench/).  Nothing asserts a time.
+"""
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# mk reads B when imported.
+os.environ['B'] = os.environ.get('B') or os.path.join(ROOT, 'build-bench')
+sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+import mk  # noqa: E402
+
+FLIP_NS = (1, 10, 100, 1000, 5000)
+
+
+def kvm():
+    return os.environ.get('VM_ACCEL', 'tcg') == 'kvm'
+
+
+def parse_csv(text, source):
+    rows = []
+    for line in text.strip().split('\n'):
+        parts = line.strip().split(',')
+        if len(parts) != 5:
+            continue
+        c, variant, n, value, unit = parts
+        try:
+            v = float(value)
+        except ValueError:
+            continue
+        rows.append({'source': source, 'case': c, 'variant': variant,
+                     'n': int(n), 'value': v, 'unit': unit})
+    return rows
+
+
+def build_host_prog():
+    exe = os.path.join(mk.B, 'host', 'nop_bench')
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    mk.run(['gcc', '-O2', '-Wall', '-o', exe,
+            os.path.join(ROOT, 'scripts', 'bench', 'nop_bench.c')],
+           logfile=os.path.join(mk.LOGS, 'nop_bench-build.log'))
+    return exe
+
+
+def run_host_prog(exe):
+    mk.log(f'$ {exe}   (host CPU, pinned)')
+    p = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, check=False)
+    if p.returncode:
+        raise mk.HarnessError(f'{exe} failed:\n{p.stdout}')
+    return parse_csv(p.stdout, 'host')
+
+
+# ---------------------------------------------------------------- size
+
+def objdump_syms(obj):
+    """{name: (section, size)} from objdump -t."""
+    syms = {}
+    for line in mk.output(['objdump', '-t', obj]).split('\n'):
+        m = re.match(r'^[0-9a-f]+ \S.{6} (\S+)\s+([0-9a-f]+) (\S+)$', line)
+        if m:
+            syms[m.group(3)] = (m.group(1), int(m.group(2), 16))
+    return syms
+
+
+def fn_bytes(obj, name):
+    """(total bytes, bytes up to the first return) of a function, its
+    .cold part included in the total."""
+    text = mk.output(['objdump', '-dr', '--no-show-raw-insn',
+                      f'--disassemble={name}', obj])
+    insns = []
+    relocs = {}
+    for line in text.split('\n'):
+        m = re.match(r'^\s+([0-9a-f]+):\s+(R_X86_64_\w+)\s+(\S+)', line)
+        if m:
+            relocs[int(m.group(1), 16)] = m.group(3)
+            continue
+        m = re.match(r'^\s+([0-9a-f]+):\s+(\S.*)$', line)
+        if m:
+            insns.append([int(m.group(1), 16), m.group(2)])
+    for i, (addr, ins) in enumerate(insns):
+        end = insns[i + 1][0] if i + 1 < len(insns) else addr + 5
+        if any(addr < a < end and t.startswith('__x86_return_thunk')
+               for a, t in relocs.items()):
+            insns[i][1] += ' <return_thunk>'
+    if not insns:
+        return None, None
+    hot = None
+    for i, (addr, ins) in enumerate(insns):
+        m = re.match(r'^jmp\s+\S+\s+<([^>+]+)', ins)
+        tail_call = m and m.group(1) != name
+        if ins.startswith('ret') or ('jmp' in ins and '<return_thunk>' in ins) or tail_call:
+            end = insns[i + 1][0] if i + 1 < len(insns) else None
+            if end is None:
+                end = addr + (5 if 'jmp' in ins else 1)
+            hot = end - insns[0][0]
+            break
+    return hot, None
+
+
+def size_case(obj):
+    """Bytes per MARK site and per TRACE_EVENT from marker-bench.o."""
+    rows = []
+    if not os.path.exists(obj):
+        return rows
+    syms = objdump_syms(obj)
+
+    def add(variant, value, unit='bytes'):
+        rows.append({'source': 'host-obj', 'case': 'size', 'variant': variant,
+                     'n': 1, 'value': float(value), 'unit': unit})
+
+    def fsize(name):
+        total = sum(sz for s, (sec, sz) in syms.items()
+                    if s == name or s.startswith(name + '.'))
+        return total
+
+    base = fsize('marker_bench_size_none')
+    base_hot, _ = fn_bytes(obj, 'marker_bench_size_none')
+    for what, fn in (('mark', 'marker_bench_size_mark'),
+                     ('tracepoint', 'marker_bench_size_tracepoint')):
+        hot, _ = fn_bytes(obj, fn)
+        if hot is not None and base_hot is not None:
+            add(f'{what}_site_hot_path', hot - base_hot)
+        add(f'{what}_site_text_total', fsize(fn) - base)
+    # gcc outlines the tracepoint's inline trace_<event>() when several
+    # functions use it; each use is then a call to this body.
+    add('tracepoint_trace_fn_outlined', fsize('trace_marker_bench_tp'))
+    sites = [s for s in syms if s.startswith('__mark_site')]
+    if sites:
+        add('mark_site_descriptor', syms[sites[0]][1])
+        add('mark_sites_in_object', len(sites), 'count')
+    tramps = [s for s in syms if s.startswith('__UNIQUE_ID___mark_tramp_') or
+              '__mark_tramp_' in s]
+    if tramps:
+        add('mark_site_trampoline', max(syms[t][1] for t in tramps))
+    add('jump_table_entry', 16)
+    # Everything TRACE_EVENT(marker_bench_tp) defines, by symbol.
+    ev = {s: v for s, v in syms.items() if 'marker_bench_tp' in s}
+    add('trace_event_definition', sum(sz for _, sz in ev.values()))
+    add('trace_event_definition_text',
+        sum(sz for sec, sz in ev.values() if sec.startswith('.text')))
+    add('trace_event_symbols', len(ev), 'count')
+    return rows
+
+
+# ---------------------------------------------------------------- output
+
+def val(rows, source, c, variant, n=None):
+    for r in rows:
+        if (r['source'] == source and r['case'] == c and r['variant'] == variant and
+                (n is None or r['n'] == n)):
+            return r['value']
+    return None
+
+
+def fmt(v, nd=2):
+    if v is None:
+        return '-'
+    if abs(v) >= 1000 or float(v).is_integer():
+        return f'{v:.0f}'
+    return f'{v:.{nd}f}'
+
+
+def table(rows, guest_unit):
+    lines = []
+    w = (7, 26, 10, 12, 10, 11)
+
+    def line(*cells):
+        lines.append('  '.join(str(c).ljust(w[i]) if i < 2 else str(c).rjust(w[i])
+                               for i, c in enumerate(cells)))
+
+    lines.append(f'guest: {guest_unit}')
+    lines.append('host:  TSC cycles per iteration (scripts/bench/nop_bench.c, '
+                 'pinned, gcc -O2)')
+    lines.append('delta: minus the row marked "base" of the same case')
+    lines.append('')
+    line('case', 'variant', 'guest', 'guest delta', 'host', 'host delta')
+    line(*['-' * x for x in w])
+
+    def section(c, variants, base, host_map=None):
+        gb = val(rows, 'guest', c, base)
+        hb = val(rows, 'host', c, (host_map or {}).get(base, base)) if host_map is not None else None
+        for v in variants:
+            g = val(rows, 'guest', c, v)
+            h = None
+            if host_map is not None and v in host_map:
+                h = val(rows, 'host', c, host_map[v])
+                hb = val(rows, 'host', c, host_map.get(base, base))
+            gd = g - gb if g is not None and gb is not None and v != base else None
+            hd = h - hb if h is not None and hb is not None and v != base else None
+            line(c, v + (' (base)' if v == base else ''), fmt(g), fmt(gd), fmt(h), fmt(hd))
+
+    off = ['nothing', 'mark', 'generic', 'immediate', 'tracepoint', 'pr_debug']
+    hmap = {v: v for v in ('nothing', 'mark', 'generic', 'immediate')}
+    section('off', off, 'nothing', hmap)
+    section('off', ['copy_' + v for v in off], 'copy_nothing',
+            {'copy_' + v: 'copy_' + v for v in hmap})
+    on = sorted({r['variant'] for r in rows if r['source'] == 'guest' and r['case'] == 'on'
+                 and r['unit'] == 'tsc'},
+                key=lambda v: (not v.startswith('mark'), v))
+    gb = val(rows, 'guest', 'off', 'nothing')
+    for v in on:
+        g = val(rows, 'guest', 'on', v)
+        base = val(rows, 'guest', 'on', 'call_target') if v.startswith('kprobe') else gb
+        line('on', v, fmt(g), fmt(g - base if g is not None and base is not None
+                                   and v != 'call_target' else None), '-', '-')
+    section('atomic', ['nothing', 'cmpxchg', 'local_cmpxchg', 'this_cpu_cmpxchg',
+                       'preempt_disable_enable'], 'nothing')
+    section('atomic', ['irqs_on_nothing', 'irq_save_restore'], 'irqs_on_nothing')
+    nops = ['baseline', 'jmp2', 'jmp5', 'nop3_2', 'nop66x4_90', 'p6_nop5']
+    section('nop', nops, 'baseline', {v: v for v in nops})
+    rec = [r for r in rows if r['case'] == 'record' and r['source'] == 'guest']
+    rb = val(rows, 'guest', 'record', 'nothing')
+    for r in rec:
+        if r['variant'] == 'nothing':
+            continue
+        if r['unit'].startswith('skip'):
+            line('record', r['variant'], 'skipped', '', '', '')
+            lines.append(f'    ({r["unit"][5:]})')
+        elif r['unit'] == 'tsc':
+            b = rb
+            if r['variant'] == 'kprobe_event':
+                b = val(rows, 'guest', 'record', 'kprobe_event_call_only')
+            line('record', r['variant'], fmt(r['value']),
+                 fmt(r['value'] - b if b is not None and
+                     r['variant'] != 'kprobe_event_call_only' else None), '-', '-')
+    for r in rows:
+        if r['unit'] == 'error':
+            lines.append(f'    error: {r["case"]} {r["variant"]} returned {r["value"]:.0f}')
+    lines.append('')
+    unit = 'instructions' if not kvm() else 'cycles'
+    lines.append(f'flip: enable + disable of N keys, one site each; time in guest TSC '
+                 f'ticks ({unit}) and IPI rounds / text_poke batches')
+    fw = (6, 14, 8, 8, 14, 8, 8)
+    hdr = ('N', 'one-by-one', 'IPIs', 'batches', 'transaction', 'IPIs', 'batches')
+    lines.append('  '.join(h.rjust(fw[i]) for i, h in enumerate(hdr)))
+    for n in FLIP_NS:
+        cells = [n]
+        for mode in ('one_by_one', 'txn'):
+            cells += [val(rows, 'guest', 'flip', mode, n),
+                      val(rows, 'guest', 'flip', mode + '_ipi_rounds', n),
+                      val(rows, 'guest', 'flip', mode + '_batches', n)]
+        if all(c is None for c in cells[1:]):
+            continue
+        lines.append('  '.join(fmt(c).rjust(fw[i]) for i, c in enumerate(cells)))
+    up = [r for r in rows if r['source'] == 'guest-up' and r['case'] == 'record']
+    if up:
+        ub = val(rows, 'guest-up', 'record', 'nothing')
+        lines.append('')
+        lines.append('record, 1 vCPU (same kernel and module booted with --cpus 1; '
+                     'guest units, minus the empty loop)')
+        for r in up:
+            if r['unit'] == 'tsc' and r['variant'] not in ('nothing', 'kprobe_event_call_only'):
+                smp = val(rows, 'guest', 'record', r['variant'])
+                lines.append(f'  {r["variant"]:24s} UP {fmt(r["value"] - ub):>8s}   '
+                             f'SMP(2) {fmt(smp - rb if smp is not None and rb is not None else None):>8s}')
+    lines.append('')
+    lines.append('not measured: case 8 (macro benchmark, instrumented syscalls/irq/sched '
+                 'with hackbench and pipe ping-pong)')
+    lines.append('')
+    lines.append('claims (issue 5 "done when"), from the figures above:')
+    lines += claims(rows)
+    lines.append('')
+    lines.append('size (bytes, from samples/markers/marker-bench.o)')
+    for r in rows:
+        if r['case'] == 'size':
+            lines.append(f'  {r["variant"]:32s} {fmt(r["value"]):>8s} {r["unit"]}')
+    return '\n'.join(lines)
+
+
+def claims(rows):
+    def g(c, v, src='guest'):
+        return val(rows, src, c, v)
+
+    out = []
+
+    def claim(text, a, b, ok):
+        if a is None or b is None:
+            out.append(f'  n/a   {text}: not measured')
+        else:
+            out.append(f'  {"meets" if ok(a, b) else "MISSES":5s} {text}: {fmt(a)} vs {fmt(b)}')
+
+    claim('off = one NOP (MARK off - nothing, guest insns; want 1)',
+          (g('off', 'mark') or 0) - (g('off', 'nothing') or 0) if g('off', 'mark') else None,
+          1, lambda a, b: a <= b)
+    claim('MARK on (1 empty probe) <= tracepoint with 1 empty probe',
+          g('on', 'mark_1probe_empty'), g('on', 'tracepoint_1probe_empty'),
+          lambda a, b: a <= b)
+    rb = g('record', 'nothing') or 0
+    rm, rt, rp = g('record', 'mark'), g('record', 'tracepoint'), g('record', 'trace_printk')
+    claim('MARK record <= TRACE_EVENT record', rm and rm - rb, rt and rt - rb,
+          lambda a, b: a <= b)
+    claim('MARK record <= 0.5 x trace_printk', rm and rm - rb, rp and 0.5 * (rp - rb),
+          lambda a, b: a <= b)
+    # The flip rows count two transactions: enable all, then disable all.
+    r1000 = val(rows, 'guest', 'flip', 'txn_ipi_rounds', 1000)
+    claim('transaction of 1000 keys = 3 IPI rounds (per transaction)',
+          r1000 / 2 if r1000 is not None else None, 3, lambda a, b: a == b)
+    return out
+
+
+def svg_plot(rows, path, unit):
+    """Flip cost against N, log-log, one line per mode, written by hand."""
+    series = {}
+    for mode, colour in (('one_by_one', '#d62728'), ('txn', '#1f77b4')):
+        pts = [(n, val(rows, 'guest', 'flip', mode, n)) for n in FLIP_NS]
+        pts = [(n, v) for n, v in pts if v]
+        if pts:
+            series[mode] = (colour, pts)
+    if not series:
+        return False
+    import math
+    W, H, L, R, T, Bm = 640, 420, 80, 20, 40, 60
+    ys = [v for _, (c, p) in series.items() for _, v in p]
+    ylo, yhi = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+    if yhi == ylo:
+        yhi += 1
+    xlo, xhi = 0, math.log10(max(FLIP_NS))
+
+    def X(n):
+        return L + (math.log10(n) - xlo) / (xhi - xlo) * (W - L - R)
+
+    def Y(v):
+        return H - Bm - (math.log10(v) - ylo) / (yhi - ylo) * (H - T - Bm)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{W}" height="{H}" fill="white"/>',
+           f'<text x="{W / 2}" y="20" text-anchor="middle" font-size="14">'
+           f'Static key flip cost: enable + disable N keys</text>']
+    for e in range(ylo, yhi + 1):
+        y = Y(10 ** e)
+        out.append(f'<line x1="{L}" y1="{y:.1f}" x2="{W - R}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{L - 6}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
+    for n in FLIP_NS:
+        x = X(n)
+        out.append(f'<line x1="{x:.1f}" y1="{T}" x2="{x:.1f}" y2="{H - Bm}" stroke="#eee"/>')
+        out.append(f'<text x="{x:.1f}" y="{H - Bm + 16}" text-anchor="middle">{n}</text>')
+    out.append(f'<text x="{W / 2}" y="{H - 20}" text-anchor="middle">N keys (log)</text>')
+    out.append(f'<text x="16" y="{H / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 16 {H / 2})">guest TSC ticks ({unit}, log)</text>')
+    ly = T + 10
+    for mode, (colour, pts) in series.items():
+        d = ' '.join(f'{X(n):.1f},{Y(v):.1f}' for n, v in pts)
+        out.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for n, v in pts:
+            out.append(f'<circle cx="{X(n):.1f}" cy="{Y(v):.1f}" r="3" fill="{colour}"/>')
+        label = 'one by one' if mode == 'one_by_one' else 'one transaction'
+        out.append(f'<rect x="{L + 10}" y="{ly - 9}" width="12" height="3" fill="{colour}"/>')
+        out.append(f'<text x="{L + 28}" y="{ly - 4}">{label}</text>')
+        ly += 16
+    out.append('</svg>')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(out) + '\n')
+    return True
+
+
+def main():
+    t0 = time.time()
+    mk.step_deps()
+    version = mk.step_tree()
+    mk.step_config(extra=('bench.config',))
+    mk.step_build()
+    exe = build_host_prog()
+    opts = None if kvm() else '-icount shift=0'
+    out, problems, text = mk.step_boot(mk.guest('bench.sh', '/tmp/results', mk.KSFT),
+                                       'bench', cpus=2, qemu_opts=opts,
+                                       append=('kunit.enable=0',))
+    csv = os.path.join(out, 'bench.csv')
+    if problems or not os.path.exists(csv):
+        err = os.path.join(out, 'bench.err')
+        why = problems + ([mk.read(err).strip()] if os.path.exists(err) else [])
+        raise mk.HarnessError('bench guest failed: ' + '; '.join(why or ['no bench.csv']) +
+                              '\n' + mk.console_tail(text))
+    rows = parse_csv(mk.read(csv), 'guest')
+    # The seeds' UP vs SMP comparison: the same run on one vCPU.
+    out_up, problems, text = mk.step_boot(mk.guest('bench.sh', '/tmp/results', mk.KSFT),
+                                          'bench-up', cpus=1, qemu_opts=opts,
+                                          append=('kunit.enable=0',))
+    csv_up = os.path.join(out_up, 'bench.csv')
+    if problems or not os.path.exists(csv_up):
+        raise mk.HarnessError('bench guest (1 vCPU) failed: ' + '; '.join(problems) +
+                              '\n' + mk.console_tail(text))
+    rows += parse_csv(mk.read(csv_up), 'guest-up')
+    rows += run_host_prog(exe)
+    rows += size_case(os.path.join(mk.OBJ, 'samples', 'markers', 'marker-bench.o'))
+    tsc_khz = val(rows, 'guest', 'meta', 'tsc_khz')
+    if kvm():
+        guest_unit = 'cycles per iteration (KVM guest TSC)'
+    else:
+        guest_unit = ('instructions per iteration (TCG, -icount shift=0: 1 insn = 1 ns '
+                      f'of guest TSC; guest tsc_khz={fmt(tsc_khz)})')
+    with open(os.path.join(out, 'results.csv'), 'w', encoding='utf-8') as f:
+        f.write('source,case,variant,n,value,unit\n')
+        for r in rows:
+            f.write(f'{r["source"]},{r["case"]},{r["variant"]},{r["n"]},'
+                    f'{r["value"]:.3f}'.rstrip('0').rstrip('.') + f',{r["unit"]}\n')
+    meta = {'date': time.strftime('%Y-%m-%d %H:%M:%S %z'), 'base': version,
+            'mode': 'kvm' if kvm() else 'tcg -icount shift=0',
+            'guest_unit': guest_unit, 'host_unit': 'TSC cycles per iteration',
+            'host_cpu': host_cpu(), 'elapsed_s': None}
+    tab = table(rows, guest_unit)
+    unit = 'cycles' if kvm() else 'instructions'
+    plotted = svg_plot(rows, os.path.join(out, 'flip.svg'), unit)
+    meta['elapsed_s'] = round(time.time() - t0)
+    with open(os.path.join(out, 'results.json'), 'w', encoding='utf-8') as f:
+        json.dump({'meta': meta, 'rows': rows}, f, indent=1)
+    with open(os.path.join(out, 'table.txt'), 'w', encoding='utf-8') as f:
+        f.write(tab + '\n')
+    print()
+    print(f'== make bench, {meta["date"]}, Linux {version}, {meta["mode"]}, '
+          f'host {meta["host_cpu"]}')
+    print(tab)
+    print()
+    mk.log(f'results: {os.path.relpath(out, ROOT)}/results.csv, results.json' +
+           (', flip.svg' if plotted else '') + f'; make bench took {meta["elapsed_s"]}s')
+    return 0
+
+
+def host_cpu():
+    try:
+        for line in mk.read('/proc/cpuinfo').split('\n'):
+            if line.startswith('model name'):
+                return line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return '?'
+
+
+if __name__ == '__main__':
+    try:
+        sys.exit(main())
+    except mk.HarnessError as e:
+        print(f'[bench] error: {e}', file=sys.stderr)
+        sys.exit(1)

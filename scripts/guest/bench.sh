@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the guest for "make bench": loads marker-bench (which measures
+# on load), copies its CSV, then measures the record cases whose trace
+# events exist.  Usage: bench.sh <outdir> <kselftest-dir>
+set -u
+. "$(dirname "$0")/common.sh"
+
+T=/sys/kernel/tracing
+D=/sys/kernel/debug/marker-bench
+CSV=$OUT/bench.csv
+exec > >(tee "$OUT/bench.log") 2>&1
+
+echo "== booted: $(uname -r), $(nproc) CPUs"
+start=$(date +%s)
+# The kprobe case at load measures a plain int3 kprobe; the optimized
+# (jump) kprobe is measured again below.
+KOPT=/proc/sys/debug/kprobes-optimization
+[ -w "$KOPT" ] && echo 0 > "$KOPT"
+if ! modprobe marker-bench; then
+	echo "marker-bench failed to load" > "$OUT/bench.err"
+	dmesg > "$OUT/dmesg.txt"
+	finish
+	exit 0
+fi
+echo "== marker-bench loaded in $(( $(date +%s) - start ))s"
+
+# record <variant> <event enable file or "-">: one record row, or a note
+# row when the event does not exist in this kernel.
+record() {
+	local variant=$1 enable=$2
+
+	if [ "$enable" != - ] && [ ! -e "$enable" ]; then
+		echo "record,$variant,0,0,skip:${enable#$T/} absent"
+		return
+	fi
+	[ "$enable" = - ] || echo 1 > "$enable"
+	echo "record $variant" > "$D/run"
+	[ "$enable" = - ] || echo 0 > "$enable"
+}
+
+if [ -w "$KOPT" ]; then
+	echo 1 > "$KOPT"
+	echo "on kprobe" > "$D/run"
+fi
+
+NOTES=$OUT/notes.csv
+: > "$NOTES"
+if [ -d "$T" ]; then
+	echo 1 > "$T/options/overwrite"
+	echo 1 > "$T/tracing_on"
+	record nothing -
+	record mark "$T/events/markers/bench_rec/enable" >> "$NOTES"
+	record tracepoint "$T/events/marker_bench/marker_bench_tp/enable" >> "$NOTES"
+	record kprobe_event_call_only - >> "$NOTES"
+	if echo 'p:marker_bench_kp/bench_kp marker_bench:bench_kpe_target nr=%di:s32 ptr=%si:x64' \
+		>> "$T/kprobe_events"; then
+		record kprobe_event "$T/events/marker_bench_kp/bench_kp/enable" >> "$NOTES"
+		echo '-:marker_bench_kp/bench_kp' >> "$T/kprobe_events"
+	else
+		echo "record,kprobe_event,0,0,skip:kprobe event not accepted: $(tail -n 3 "$T/error_log" | tr '\n,' '  ')" >> "$NOTES"
+	fi
+	record trace_printk - >> "$NOTES"
+	echo "== $(wc -l < "$T/trace") lines in the trace buffer"
+	echo > "$T/trace"
+else
+	echo "record,all,0,0,skip:no tracefs" >> "$NOTES"
+fi
+
+cat "$D/results" > "$CSV"
+cat "$NOTES" >> "$CSV"
+rmmod marker-bench
+echo "== $(wc -l < "$CSV") result lines in $(( $(date +%s) - start ))s"
+dmesg > "$OUT/dmesg.txt"
+finish
