@@ -113,6 +113,48 @@ static int marker_parse_conv(const char **pp)
 }
 
 /**
+ * marker_format_next - find the next conversion of a marker format
+ * @pp: position in the format; advanced past the conversion found
+ * @conv: filled with the conversion found
+ *
+ * The one scanner of marker formats: marker_parse_format() and tracers
+ * that need more than the argument types (field names, '#' flags) walk
+ * a format with it.  %% is skipped.
+ *
+ * Context: Any.
+ * Return: 1 with @conv filled, 0 at the end of the format, -EINVAL for a
+ * malformed or unsupported conversion.
+ */
+int marker_format_next(const char **pp, struct marker_conv *conv)
+{
+	const char *p = *pp;
+	int type;
+
+	for (;;) {
+		p = strchrnul(p, '%');
+		if (!*p) {
+			*pp = p;
+			return 0;
+		}
+		if (p[1] != '%')
+			break;
+		p += 2;
+	}
+	conv->start = p++;
+	conv->alt = false;
+	for (; *p && strchr("-+ #0", *p); p++)
+		conv->alt |= *p == '#';
+	type = marker_parse_conv(&p);
+	if (type < 0)
+		return type;
+	conv->type = type;
+	conv->spec = p[-1];
+	*pp = p;
+	return 1;
+}
+EXPORT_SYMBOL_GPL(marker_format_next);
+
+/**
  * marker_parse_format - parse a marker format into argument types
  * @fmt: printf-like format
  * @types: filled with one enum marker_arg_type per argument, or NULL
@@ -129,29 +171,20 @@ static int marker_parse_conv(const char **pp)
  */
 int marker_parse_format(const char *fmt, u8 *types, unsigned int max)
 {
+	struct marker_conv conv;
 	unsigned int nr = 0;
-	const char *p = fmt;
-	int type;
+	int ret;
 
 	if (!fmt)
 		return -EINVAL;
-	while (*p) {
-		if (*p++ != '%')
-			continue;
-		if (*p == '%') {
-			p++;
-			continue;
-		}
-		type = marker_parse_conv(&p);
-		if (type < 0)
-			return type;
+	while ((ret = marker_format_next(&fmt, &conv)) > 0) {
 		if (nr >= max)
 			return -E2BIG;
 		if (types)
-			types[nr] = type;
+			types[nr] = conv.type;
 		nr++;
 	}
-	return nr;
+	return ret ? ret : nr;
 }
 EXPORT_SYMBOL_GPL(marker_parse_format);
 

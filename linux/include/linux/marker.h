@@ -71,6 +71,20 @@ enum marker_arg_type {
 	MARKER_ARG_STR,
 };
 
+/**
+ * struct marker_conv - one conversion of a marker format
+ * @start: its '%'
+ * @type: enum marker_arg_type of its argument
+ * @spec: the conversion character ('d', 'x', 's'...)
+ * @alt: the '#' flag was given
+ */
+struct marker_conv {
+	const char *start;
+	u8 type;
+	char spec;
+	bool alt;
+};
+
 /* Most arguments a format may convert. */
 #define MARKER_MAX_ARGS		16
 
@@ -212,6 +226,7 @@ enum marker_event {
 void __marker_stub(void *data, const struct marker *m, ...);
 void __marker_probe_iterate(void *data, const struct marker *m, ...);
 
+int marker_format_next(const char **pp, struct marker_conv *conv);
 int marker_parse_format(const char *fmt, u8 *types, unsigned int max);
 size_t marker_arg_size(enum marker_arg_type type);
 int marker_probe_register(const char *name, const char *format,

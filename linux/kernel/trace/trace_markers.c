@@ -513,40 +513,26 @@ static void tm_name_arg(struct tm_event *ev, unsigned int nr,
 
 /*
  * Find, for each conversion of @ev->format, its character, '#' flag and
- * field name.  The markers core already accepted the format, so only the
- * grammar it accepts needs handling.
+ * field name, with the markers core's own format scanner.
  */
 static int tm_scan_format(struct tm_event *ev, const u8 *types, int nr)
 {
-	const char *p = ev->format, *prev = ev->format, *pct;
+	const char *p = ev->format, *prev = ev->format;
+	struct marker_conv conv;
 	unsigned int i = 0;
+	int ret;
 
-	while (*p) {
-		if (*p++ != '%')
-			continue;
-		if (*p == '%') {
-			p++;
-			continue;
-		}
-		if (i >= nr)
+	while ((ret = marker_format_next(&p, &conv)) > 0) {
+		if (i >= nr || conv.type != types[i])
 			return -EINVAL;
-		pct = p - 1;
-		ev->args[i].alt = false;
-		while (*p && strchr("-+ #0", *p))
-			ev->args[i].alt |= *p++ == '#';
-		while (isdigit(*p) || *p == '.')
-			p++;
-		while (*p && strchr("hlz", *p))
-			p++;
-		if (!*p)
-			return -EINVAL;
-		ev->args[i].conv = *p++;
-		ev->args[i].type = types[i];
-		tm_name_arg(ev, i, prev, pct);
+		ev->args[i].conv = conv.spec;
+		ev->args[i].alt = conv.alt;
+		ev->args[i].type = conv.type;
+		tm_name_arg(ev, i, prev, conv.start);
 		prev = p;
 		i++;
 	}
-	return i == nr ? 0 : -EINVAL;
+	return !ret && i == nr ? 0 : -EINVAL;
 }
 
 static void tm_layout(struct tm_event *ev)
