@@ -8,6 +8,7 @@
 #   make series        export git format-patch files + cover letter
 #   make series-check  build every prefix of the series
 #   make bench         the measurements (instructions per iteration)
+#   make test-debug    make test on a lockdep/KASAN/KFENCE debug kernel
 #
 # Variables: B=<build dir> KERNEL_SRC=<tree> VM_ACCEL=kvm JOBS=<n>
 
@@ -15,9 +16,9 @@ PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
 export B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT
 
-.PHONY: run test check series series-check bench clean distclean harness-test
+.PHONY: run test test-debug check series series-check bench clean distclean harness-test
 
-run test check series series-check bench:
+run test test-debug check series series-check bench:
 	@$(MK) $@
 
 harness-test:

@@ -433,7 +433,10 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=()):
     for pat in (r'Kernel panic', r'BUG: ', r'Oops', r'WARNING: CPU',
                 r'general protection fault', r'INFO: task .* blocked',
                 r'watchdog: BUG', r'UBSAN', r'KASAN', r'possible recursive locking',
-                r'inconsistent lock state', r'suspicious RCU usage'):
+                r'inconsistent lock state', r'suspicious RCU usage',
+                r'possible circular locking', r'possible irq lock inversion',
+                r'bad unlock balance', r'held lock freed', r'ODEBUG:',
+                r'sleeping function called from invalid context'):
         m = re.search(pat, text_checked)
         if m:
             problems.append(f'kernel log shows "{m.group(0)}"')
@@ -731,12 +734,17 @@ def job_series_check():
     return checks.series_check(ctx())
 
 
+def job_test_debug():
+    """make test-debug: the debug configuration (scripts/debug.py)."""
+    return run([sys.executable, os.path.join(ROOT, 'scripts', 'debug.py')], check=False)
+
+
 def job_bench():
     """make bench: scripts/bench.py, in its own build dir (build-bench)."""
     return run([sys.executable, os.path.join(ROOT, 'scripts', 'bench.py')], check=False)
 
 
-JOBS_TABLE = {'bench': job_bench, 'run': job_run, 'test': job_test, 'check': job_check,
+JOBS_TABLE = {'bench': job_bench, 'test-debug': job_test_debug, 'run': job_run, 'test': job_test, 'check': job_check,
               'series': job_series, 'series-check': job_series_check,
               'prepare': prepare, 'tree': step_tree}
 

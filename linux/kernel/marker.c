@@ -415,7 +415,9 @@ int marker_batch_commit(void)
 		return -EINVAL;
 	scoped_guard(mutex, &markers_mutex) {
 		markers_batch_owner = NULL;
-		txn = !static_key_txn_owned() && !static_key_txn_begin();
+		/* Nothing queued, nothing to patch: no transaction. */
+		txn = !list_empty(&markers_batch_list) &&
+		      !static_key_txn_owned() && !static_key_txn_begin();
 		list_for_each_entry_safe(m, tmp, &markers_batch_list, batch_node) {
 			list_del_init(&m->batch_node);
 			marker_flip_keys(m);

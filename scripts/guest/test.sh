@@ -30,7 +30,8 @@ done
 # reopens /dev/stdout for each test's output, which loses lines on a
 # regular file: give it a pipe.
 if [ -x "$KSFT/run_kselftest.sh" ]; then
-	(cd "$KSFT" && ./run_kselftest.sh 2>&1; echo "runner exit $?") | \
+	(cd "$KSFT" && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} 2>&1; \
+	 echo "runner exit $?") | \
 		cat > "$OUT/kselftest.tap"
 fi
 # Self-checking test modules: loading fails if a check fails.

@@ -858,7 +858,8 @@ static int tm_enable_glob(const char *glob, bool enable)
 	marker_batch_begin();
 	scoped_guard(mutex, &event_mutex) {
 		list_for_each_entry(ev, &tm_events, list) {
-			if (ev->gone ||
+			/* An event kept after its module left can be disabled. */
+			if ((ev->gone && enable) ||
 			    !glob_match(glob, trace_event_name(&ev->call)))
 				continue;
 			file = find_event_file(tr, TM_SYSTEM,

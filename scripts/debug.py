@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make test-debug: the test job on a debug kernel.
+
+Builds the series with configs/debug.config merged on top of the normal
+fragments (lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, KASAN, KFENCE,
+DEBUG_LIST, DEBUG_OBJECTS_RCU_HEAD) in its own build directory
+(B, default build-debug/), boots it and runs the same guest test script
+and result parsing as "make test".  step_boot() fails the run on any
+lockdep, KASAN, RCU or WARN splat in the console.  The host-only checks
+(checkpatch, sparse, ...) are not repeated here.
+
+Environment: as scripts/mk.py; VM_TIMEOUT defaults to 2400 s since a
+KASAN + lockdep kernel under TCG is several times slower.
+"""
+
+import os
+import re
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# mk reads B and JOBS at import time.
+os.environ['B'] = os.path.abspath(os.environ.get('B') or
+                                  os.path.join(ROOT, 'build-debug'))
+os.environ.setdefault('JOBS', str(min(2, os.cpu_count() or 2)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mk  # noqa: E402
+
+DEBUG_TIMEOUT = 2400
+KSFT_TIMEOUT = 900
+
+# Reports of the debug options that step_boot()'s patterns ("BUG: ",
+# "WARNING: CPU", "KASAN", ...) do not all catch: lockdep titles other
+# than recursive locking and inconsistent state, debugobjects, and the
+# DEBUG_LOCKS_WARN_ON() text in case the splat header is lost.
+DEBUG_PATTERNS = (
+    r'WARNING: possible circular locking',
+    r'WARNING: possible irq lock inversion',
+    r'WARNING: .*-safe -> .*-unsafe lock order',
+    r'WARNING: bad unlock balance',
+    r'WARNING: held lock freed',
+    r'WARNING: lock held when returning to user space',
+    r'WARNING: Nested lock was not taken',
+    r'WARNING: suspicious RCU usage',
+    r'BUG: sleeping function called from invalid context',
+    r'BUG: KASAN',
+    r'BUG: KFENCE',
+    r'DEBUG_LOCKS_WARN_ON',
+    r'ODEBUG: ',
+    r'list_(add|del) corruption',
+)
+
+
+def debug_problems(text):
+    """Splats of the debug options, outside the expected KUnit WARNs."""
+    checked = mk.drop_expected_warnings(text)
+    found = []
+    for pat in DEBUG_PATTERNS:
+        m = re.search(pat, checked)
+        if m:
+            found.append(f'kernel log shows "{m.group(0)}"')
+    return found
+
+
+def job_test_debug():
+    t0 = time.time()
+    res = mk.Results()
+    mk.step_deps()
+    version = mk.step_tree()
+    mk.step_config(extra=('debug.config',))
+    mk.step_build()
+    mk.log(f'debug kernel prepared in {time.time() - t0:.0f}s (base Linux {version})')
+    # A debug kernel under TCG needs more than the kselftests' own
+    # timeouts (120 s for markers): test.sh may pass this to
+    # run_kselftest.sh as "-o $KSFT_TIMEOUT".
+    cmd = f'KSFT_TIMEOUT={KSFT_TIMEOUT} ' + mk.guest('test.sh', '/tmp/results', mk.KSFT)
+    out, problems, text = mk.step_boot(cmd, 'test-debug', timeout=DEBUG_TIMEOUT)
+    problems += [p for p in debug_problems(text) if p not in problems]
+    mk.log('results:')
+    mk.smoke_check(out, res)
+    mk.parse_kunit(out, res)
+    mk.parse_kselftest(out, res)
+    mk.parse_module_tests(out, res)
+    for p in problems:
+        res.add('guest: clean run on the debug kernel', 'fail', p)
+    if not problems:
+        res.add('guest: clean run on the debug kernel (no lockdep, KASAN, '
+                'RCU, WARN splat)', 'ok')
+    else:
+        print(mk.console_tail(text, 80))
+    mk.log(f'make test-debug on base Linux {version} took {time.time() - t0:.0f}s')
+    print(res.summary())
+    return 1 if res.failed() else 0
+
+
+def main():
+    try:
+        return job_test_debug()
+    except mk.HarnessError as e:
+        print(f'[debug] error: {e}', file=sys.stderr)
+        print('0 passed, 1 failed, 0 skipped')
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
