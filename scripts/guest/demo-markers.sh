@@ -33,6 +33,6 @@ if [ -d $T/events/markers/subsys_mark1 ]; then
 		trace-cmd report -i /tmp/trace.dat 2>/dev/null | tail -n 3
 	fi
 fi
-step "static keys of the markers (debugfs static_keys)"
-grep -i mark $D/static_keys 2>/dev/null | head -n 5
+step "marker_example's site keys in debugfs static_keys (key, enabled, count, type, owner, sites)"
+grep '^__mark_site' $D/static_keys | grep marker_example
 rmmod probe_example marker_example
