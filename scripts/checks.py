@@ -244,7 +244,9 @@ def series_check(c):
     failed = 0
     for n, sha in enumerate(shas, 1):
         _git(c, repo, 'checkout', '-q', '-f', sha)
-        c.step_config(src=repo, obj=obj, strict=False)
+        # Each prefix gets its own config from the fragments: options a
+        # later commit adds must not linger, new ones must be turned on.
+        c.step_config(src=repo, obj=obj, strict=False, salt=sha)
         try:
             c.run(['make', '-C', repo, f'O={obj}', f'CC={c.CC}', f'-j{c.JOBS}',
                    'bzImage', 'modules'], logfile=os.path.join(c.LOGS, f'bisect-{n:02d}.log'))

@@ -319,7 +319,7 @@ def wanted_options(frags):
     return want
 
 
-def step_config(extra=(), src=SRC, obj=OBJ, strict=True):
+def step_config(extra=(), src=SRC, obj=OBJ, strict=True, salt=''):
     frags = fragments(extra)
     h = hashlib.sha256()
     for fr in frags:
@@ -327,6 +327,7 @@ def step_config(extra=(), src=SRC, obj=OBJ, strict=True):
             h.update(fr.encode() + f.read())
     with open(os.path.join(src, 'Makefile'), 'rb') as f:
         h.update(f.read())
+    h.update(salt.encode())
     digest = h.hexdigest()
     stamp = os.path.join(obj, '.config.fragments')
     if (os.path.exists(os.path.join(obj, '.config')) and os.path.exists(stamp) and
