@@ -17,6 +17,7 @@
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
+. "$DIR/markers_lib.sh"
 
 DEBUGFS=/sys/kernel/debug
 TRIGGER=$DEBUGFS/marker-example/trigger
@@ -117,9 +118,6 @@ snapshot() {
 	awk '{ print $1, $2 }' $LIST
 }
 
-stat_txn() {
-	awk '$1 == "transactions" { print $2 }' $STATS
-}
 
 ktap_print_header
 

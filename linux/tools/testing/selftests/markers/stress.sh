@@ -17,6 +17,7 @@
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
+. "$DIR/markers_lib.sh"
 
 DEBUGFS=/sys/kernel/debug
 TRIGGER=$DEBUGFS/marker-example/trigger
@@ -131,17 +132,6 @@ stop_firers() {
 	FIRED=$(cat "$TMP"/rounds.? 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
 }
 
-# wait_for TEST...: up to 5 s for the test to hold (events follow
-# module notifiers through a work item)
-wait_for() {
-	local i
-
-	for i in $(seq 50); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # count NAME: hits of NAME in probe-example's counts, -1 if absent
 count() {
@@ -159,9 +149,6 @@ counts_are() {
 	done
 }
 
-stat_txn() {
-	awk '$1 == "transactions" { print $2 }' $STATS
-}
 
 # rb_stat FIELD: FIELD of the top buffer's per-CPU stats, summed
 rb_stat() {

@@ -13,6 +13,7 @@
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
+. "$DIR/markers_lib.sh"
 
 DEBUGFS=/sys/kernel/debug
 TRIGGER=$DEBUGFS/marker-example/trigger
@@ -66,17 +67,6 @@ hit() {
 	dd if=$TRIGGER of=/dev/null bs="$1" count=1 2>/dev/null
 }
 
-# wait_for TEST...: up to 5 s for the test to hold (events follow
-# module notifiers through a work item)
-wait_for() {
-	local i
-
-	for i in $(seq 50); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # has FILE PATTERN: FILE holds a line matching the extended regex
 has() {
@@ -88,9 +78,6 @@ field() {
 	has "$EV/$1/format" "field:$2;	offset:$3;	size:$4;	signed:$5;"
 }
 
-stat_txn() {
-	awk '$1 == "transactions" { print $2 }' $STATS
-}
 
 ktap_print_header
 
