@@ -250,6 +250,13 @@ def series_check(c):
         try:
             c.run(['make', '-C', repo, f'O={obj}', f'CC={c.CC}', f'-j{c.JOBS}',
                    'bzImage', 'modules'], logfile=os.path.join(c.LOGS, f'bisect-{n:02d}.log'))
+            # The series' kselftests must install at every prefix too.
+            if os.path.isdir(os.path.join(repo, 'tools/testing/selftests/markers')):
+                ksft = os.path.join(c.B, 'bisect-ksft')
+                shutil.rmtree(ksft, ignore_errors=True)
+                c.run(['make', '-C', os.path.join(repo, 'tools/testing/selftests'),
+                       'TARGETS=markers', f'O={ksft}-obj', f'INSTALL_PATH={ksft}',
+                       'install'], logfile=os.path.join(c.LOGS, f'bisect-{n:02d}-ksft.log'))
             c.log(f'[{n}/{len(shas)}] builds: {commits[n - 1].subject}')
         except c.HarnessError as e:
             failed += 1

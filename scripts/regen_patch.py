@@ -37,8 +37,11 @@ def main(cmd, patch, d):
             shutil.rmtree(tree, ignore_errors=True)
             for f in allfiles:
                 os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
-                if os.path.exists(os.path.join(base, f)):
-                    shutil.copy2(os.path.join(base, f), os.path.join(tree, f))
+                # A file an earlier commit adds starts from linux/.
+                for origin in (base, os.path.join(mk.ROOT, 'linux')):
+                    if os.path.exists(os.path.join(origin, f)):
+                        shutil.copy2(os.path.join(origin, f), os.path.join(tree, f))
+                        break
             for p in prior + ([os.path.abspath(patch)] if tree == d else []):
                 subprocess.run(['patch', '-s', '-p1', '--no-backup-if-mismatch',
                                 '-d', tree, '-i', p], check=True)

@@ -6,8 +6,9 @@
  *				default (true/false), owner, number of sites
  *	static_keys_sites	one line per site: address, size, current
  *				instruction (nop/jmp, or init once freed), key
- *	static_keys_stats	transactions, sites patched by them,
- *				text_poke batches, IPI rounds since boot
+ *	static_keys_stats	transactions, sites and static_call pokes
+ *				patched by them, text_poke batches, IPI
+ *				rounds since boot
  *
  * The listings walk the jump tables of vmlinux and of each module, in that
  * order.  Each table is sorted by key then address (jump_label_init() and
@@ -281,6 +282,7 @@ static int jl_dbg_stats_show(struct seq_file *m, void *v)
 	static_key_txn_get_stats(&st);
 	seq_printf(m, "transactions %lu\n", st.transactions);
 	seq_printf(m, "transaction_sites %lu\n", st.sites);
+	seq_printf(m, "transaction_calls %lu\n", st.calls);
 	seq_printf(m, "text_poke_batches %lu\n", st.batches);
 	seq_printf(m, "ipi_rounds %lu\n", st.ipi_rounds);
 	seq_printf(m, "batch_max %u\n", static_key_txn_batch_max());

@@ -19,6 +19,11 @@
  *	enabled == -1	code is off and is to be turned on; the count is
  *			kept in the record until the commit publishes it
  *
+ * static_call updates by the owner are recorded in txn_calls (latest
+ * target per key) and applied by the commit under static_call_mutex,
+ * which it holds from collecting their pokes until they are patched, so
+ * that no other update of the same key can slip in between.
+ *
  * These are the states mainline uses during a single key update, held
  * for longer.  static_key_fast_inc_not_disabled() and
  * static_key_dec_not_one() never succeed on 0 or -1, so no task can take
@@ -37,6 +42,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/static_call.h>
 
 /**
  * struct jump_label_txn_rec - a key changed by the open transaction
@@ -54,6 +60,22 @@ struct jump_label_txn_rec {
 	bool code_on;
 };
 
+/**
+ * struct jump_label_txn_call - a static_call update of the open transaction
+ * @node: in txn_call_hash, by key
+ * @list: in txn_calls, in order of first update
+ * @key: the static_call key
+ * @tramp: its trampoline
+ * @func: the latest target given
+ */
+struct jump_label_txn_call {
+	struct hlist_node node;
+	struct list_head list;
+	struct static_call_key *key;
+	void *tramp;
+	void *func;
+};
+
 #define TXN_HASH_BITS	10
 
 static DEFINE_HASHTABLE(txn_hash, TXN_HASH_BITS);
@@ -65,8 +87,19 @@ static bool txn_collect;
 static struct jump_label_txn_site *txn_sites;
 static unsigned int txn_nr_sites;
 
+/* static_call updates, and their pokes while a commit collects them */
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+static DEFINE_HASHTABLE(txn_call_hash, TXN_HASH_BITS);
+static bool txn_collect_calls;
+#endif
+static LIST_HEAD(txn_calls);
+static struct jump_label_txn_site *txn_call_sites;
+static unsigned int txn_nr_calls;
+static unsigned int txn_max_calls;
+
 static atomic_long_t txn_stat_transactions;
 static atomic_long_t txn_stat_sites;
+static atomic_long_t txn_stat_calls;
 
 /**
  * static_key_txn_owned - does current have a transaction open
@@ -348,8 +381,11 @@ bool jump_label_txn_collect(struct jump_entry *entry,
 		return false;
 
 	if (txn_sites) {
-		txn_sites[txn_nr_sites].entry = entry;
-		txn_sites[txn_nr_sites].type = type;
+		txn_sites[txn_nr_sites] = (struct jump_label_txn_site){
+			.addr	= jump_entry_code(entry),
+			.entry	= entry,
+			.type	= type,
+		};
 	}
 	txn_nr_sites++;
 	return true;
@@ -373,57 +409,225 @@ static void txn_collect_sites(void)
 	txn_collect = false;
 }
 
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+/**
+ * static_call_txn_defer - record a static_call update in a transaction
+ * @key: the static_call key
+ * @tramp: its trampoline
+ * @func: the new target
+ *
+ * Context: Any context; does something only for the transaction owner.
+ * Return: true if the update was taken by the transaction.
+ */
+bool static_call_txn_defer(struct static_call_key *key, void *tramp,
+			   void *func)
+{
+	struct jump_label_txn_call *call;
+
+	if (!static_key_txn_owned())
+		return false;
+
+	hash_for_each_possible(txn_call_hash, call, node, (unsigned long)key) {
+		if (call->key == key) {
+			call->tramp = tramp;
+			call->func = func;
+			return true;
+		}
+	}
+
+	call = kmalloc(sizeof(*call), GFP_KERNEL);
+	if (!call) {
+		/* No memory: update at once, cpus_read_lock() is held. */
+		static_call_txn_lock();
+		static_call_update_locked(key, tramp, func);
+		static_call_txn_unlock();
+		return true;
+	}
+	call->key = key;
+	call->tramp = tramp;
+	call->func = func;
+	hash_add(txn_call_hash, &call->node, (unsigned long)key);
+	list_add_tail(&call->list, &txn_calls);
+	return true;
+}
+
+static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
+{
+	struct jump_label_txn_site *sites;
+	unsigned int max;
+
+	if (txn_nr_calls == txn_max_calls) {
+		max = max(2 * txn_max_calls, 64U);
+		sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
+		if (!sites)
+			return false;
+		if (txn_nr_calls)
+			memcpy(sites, txn_call_sites,
+			       txn_nr_calls * sizeof(*sites));
+		kvfree(txn_call_sites);
+		txn_call_sites = sites;
+		txn_max_calls = max;
+	}
+	txn_call_sites[txn_nr_calls++] = (struct jump_label_txn_site){
+		.addr	= (unsigned long)insn,
+		.func	= func,
+		.tramp	= tramp,
+		.tail	= tail,
+	};
+	return true;
+}
+
+/**
+ * static_call_txn_collect - take a static_call poke to patch in the commit
+ * @site: call site to patch, or NULL
+ * @tramp: trampoline to patch, or NULL
+ * @func: the new target
+ * @tail: @site is a tail call
+ *
+ * Context: arch_static_call_transform(), static_call_mutex held.
+ * Return: true if the pokes were taken, false if the caller must patch.
+ */
+bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail)
+{
+	if (!txn_collect_calls || !static_key_txn_owned())
+		return false;
+
+	if (tramp && !txn_add_call(tramp, func, true, false))
+		goto now;
+	if (site && !txn_add_call(site, func, false, tail)) {
+		tramp = NULL;
+		goto now;
+	}
+	return true;
+
+now:
+	/* No memory: the caller patches what was not taken, at once. */
+	txn_collect_calls = false;
+	arch_static_call_transform(site, tramp, func, tail);
+	txn_collect_calls = true;
+	return true;
+}
+
+/* Apply the recorded updates, collecting their pokes in txn_call_sites. */
+static void txn_collect_static_calls(void)
+{
+	struct jump_label_txn_call *call, *tmp;
+
+	txn_nr_calls = 0;
+	txn_collect_calls = true;
+	list_for_each_entry_safe(call, tmp, &txn_calls, list) {
+		static_call_update_locked(call->key, call->tramp, call->func);
+		hash_del(&call->node);
+		list_del(&call->list);
+		kfree(call);
+	}
+	txn_collect_calls = false;
+}
+
+static void txn_poke_call(const struct jump_label_txn_site *s)
+{
+	void *insn = (void *)s->addr;
+
+	arch_static_call_transform(s->tramp ? NULL : insn,
+				   s->tramp ? insn : NULL, s->func, s->tail);
+}
+#else
+static void txn_collect_static_calls(void)
+{
+	txn_nr_calls = 0;
+}
+
+static void txn_poke_call(const struct jump_label_txn_site *s)
+{
+}
+#endif /* CONFIG_HAVE_STATIC_CALL_INLINE */
+
 static int txn_site_cmp(const void *a, const void *b)
 {
-	unsigned long ca = jump_entry_code(((const struct jump_label_txn_site *)a)->entry);
-	unsigned long cb = jump_entry_code(((const struct jump_label_txn_site *)b)->entry);
+	unsigned long ca = ((const struct jump_label_txn_site *)a)->addr;
+	unsigned long cb = ((const struct jump_label_txn_site *)b)->addr;
 
 	return ca < cb ? -1 : ca > cb;
 }
 
-/* Patch every site of every changed key: sorted, one batch per vector. */
-static void txn_patch(void)
+/* No memory for the sorted vector: one key or poke at a time. */
+static void txn_patch_slowly(void)
 {
 	struct jump_label_txn_rec *rec;
-	unsigned int vec, nr, i;
+	unsigned int i;
+
+	list_for_each_entry(rec, &txn_recs, list) {
+		if (txn_rec_changes(rec))
+			jump_label_txn_update_key(rec->key);
+	}
+	for (i = 0; i < txn_nr_calls; i++)
+		txn_poke_call(&txn_call_sites[i]);
+}
+
+/*
+ * Patch every site of every changed key and every static_call poke:
+ * sorted by address, one batch per vector.
+ */
+static void txn_patch(void)
+{
+	bool calls = !list_empty(&txn_calls);
+	unsigned int vec, nr, nr_calls, i;
+
+	if (calls) {
+		static_call_txn_lock();
+		txn_collect_static_calls();
+	}
+	nr_calls = txn_nr_calls;
 
 	txn_sites = NULL;
 	txn_collect_sites();
 	nr = txn_nr_sites;
-	if (!nr)
-		return;
+	if (!nr && !nr_calls)
+		goto out;
 
-	txn_sites = kvmalloc_array(nr, sizeof(*txn_sites), GFP_KERNEL);
+	txn_sites = kvmalloc_array(nr + nr_calls, sizeof(*txn_sites),
+				   GFP_KERNEL);
 	if (!txn_sites) {
-		/* No memory: one key at a time, as without transactions. */
-		list_for_each_entry(rec, &txn_recs, list) {
-			if (txn_rec_changes(rec))
-				jump_label_txn_update_key(rec->key);
-		}
-		return;
+		txn_patch_slowly();
+		goto out;
 	}
 
-	txn_collect_sites();
-	if (WARN_ON_ONCE(txn_nr_sites != nr))
-		nr = min(nr, txn_nr_sites);
+	if (nr) {
+		txn_collect_sites();
+		if (WARN_ON_ONCE(txn_nr_sites != nr))
+			nr = min(nr, txn_nr_sites);
+	}
+	atomic_long_add(nr, &txn_stat_sites);
+	atomic_long_add(nr_calls, &txn_stat_calls);
+	if (nr_calls)
+		memcpy(txn_sites + nr, txn_call_sites,
+		       nr_calls * sizeof(*txn_sites));
+	nr += nr_calls;
 	sort(txn_sites, nr, sizeof(*txn_sites), txn_site_cmp, NULL);
 
 	vec = static_key_txn_batch_max();
 	for (i = 0; i < nr; i += vec)
 		arch_jump_label_txn_apply(txn_sites + i, min(vec, nr - i));
 
-	atomic_long_add(nr, &txn_stat_sites);
 	kvfree(txn_sites);
 	txn_sites = NULL;
+out:
+	kvfree(txn_call_sites);
+	txn_call_sites = NULL;
+	txn_nr_calls = 0;
+	txn_max_calls = 0;
+	if (calls)
+		static_call_txn_unlock();
 }
 
 /**
  * static_key_txn_commit - apply and close the open static key transaction
  *
- * Patches the sites of every key whose direction changed, sorted by
- * address, in ceil(sites / static_key_txn_batch_max()) batches, then
+ * Patches the sites of every key whose direction changed and the
+ * trampolines and call sites of every static_call updated, sorted by
+ * address, in ceil(pokes / static_key_txn_batch_max()) batches, then
  * publishes each enabled key's count.  Keys whose changes cancelled out
- * are not patched.
+ * and static_calls set back to their old target are not patched.
  *
  * Context: Process context, may sleep; only the task that called
  * static_key_txn_begin().  Drops jump_label_mutex and cpus_read_lock().
@@ -483,6 +687,7 @@ void static_key_txn_get_stats(struct static_key_txn_stats *stats)
 {
 	stats->transactions = atomic_long_read(&txn_stat_transactions);
 	stats->sites = atomic_long_read(&txn_stat_sites);
+	stats->calls = atomic_long_read(&txn_stat_calls);
 	stats->batches = arch_jump_label_txn_batches();
 	stats->ipi_rounds = arch_jump_label_txn_ipi_rounds();
 }
@@ -493,8 +698,13 @@ void __weak arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
 {
 	unsigned int i;
 
-	for (i = 0; i < nr; i++)
-		arch_jump_label_transform(sites[i].entry, sites[i].type);
+	for (i = 0; i < nr; i++) {
+		if (sites[i].entry)
+			arch_jump_label_transform(sites[i].entry,
+						  sites[i].type);
+		else
+			txn_poke_call(&sites[i]);
+	}
 }
 
 unsigned int __weak arch_jump_label_txn_batch_max(void)

@@ -11,9 +11,9 @@
  * markers_batch_mutex is taken by marker_batch_begin() and released by
  * marker_batch_commit(); it nests outside everything else (a batch owner
  * may take event_mutex and register probes between the two calls).  While
- * a task owns the batch, the key flips its registrations cause are queued
- * on markers_batch_list (under markers_mutex) and done at commit, in one
- * static-key transaction; call targets still change at once.
+ * a task owns the batch, the markers its registrations change are queued
+ * on markers_batch_list (under markers_mutex); the commit moves their
+ * trampolines and keys in one static-key transaction.
  *
  * Readers are the marker sites and the probe iterator.  They run with
  * preemption disabled and rely on:
@@ -21,9 +21,7 @@
  *  - marker->funcs being published with rcu_assign_pointer() and freed
  *    only after a grace period (kfree_rcu());
  *  - the data a site passes with a direct call matching the probe its
- *    trampoline jumps to: before a trampoline is switched to a single
- *    probe, every reader that may have fetched data from an older array
- *    has finished (see marker_update()).
+ *    trampoline jumps to (see marker_update()).
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -123,6 +121,8 @@ static struct marker *marker_alloc(const char *name)
 	memcpy(p, name, len);
 	m->name = p;
 	m->call = __marker_stub;
+	m->live = __marker_stub;
+	m->sync_cookie = get_completed_synchronize_rcu();
 	INIT_LIST_HEAD(&m->sites);
 	INIT_LIST_HEAD(&m->batch_node);
 	list_add_tail(&m->list, &markers_list);
@@ -194,91 +194,103 @@ static void marker_site_set_call(struct marker_site *site, void *call)
 #endif
 }
 
-/* Flip the keys of all sites of @m to m->enabled, in one transaction. */
-static void marker_flip_keys(struct marker *m)
+static bool marker_call_is_probe(void *call)
+{
+	return call != __marker_stub && call != __marker_probe_iterate;
+}
+
+/*
+ * Point every site of @m at @call and turn its key to @enable, in one
+ * static-key transaction: the trampoline pokes and the jump sites share
+ * its text_poke batches.  Inside a transaction already open (a marker
+ * batch commit) they join it.  The sites' text then holds m->live and
+ * m->live_enabled.
+ *
+ * Within one batch some sites may run the new code while others (or the
+ * trampoline) still run the old.  That is safe because each step keeps
+ * the invariant of marker_update(): a trampoline that jumps to a single
+ * probe only ever sees that probe's data, and the stub and the iterator
+ * ignore the data they get.
+ */
+static void marker_apply(struct marker *m, void *call, bool enable)
 {
 	struct marker_site *site;
-	/* Inside a caller's own transaction the flips simply join it. */
-	bool txn = !static_key_txn_owned() && !static_key_txn_begin();
+	bool txn;
 
+	/* Readers of an older array must not reach a new single probe. */
+	if (call != m->live && marker_call_is_probe(call))
+		cond_synchronize_rcu(m->sync_cookie);
+
+	txn = !static_key_txn_owned() && !static_key_txn_begin();
 	list_for_each_entry(site, &m->sites, node) {
-		if (m->enabled)
+		marker_site_set_call(site, call);
+		if (enable)
 			static_branch_enable(&site->key);
 		else
 			static_branch_disable(&site->key);
 	}
 	if (txn)
 		static_key_txn_commit();
+	m->live = call;
+	m->live_data = m->call_data;
+	m->live_enabled = enable;
 }
 
 /*
- * Switch every site of @m to @call and @enable.  The call target is set
- * before the keys are enabled and after they are disabled; in a batch
- * (see marker_batch_begin()) the keys follow at commit, and sites still
- * enabled meanwhile call the new target, __marker_stub() when disabling.
+ * Make @call and @enable the state of the sites of @m, at once or, in a
+ * batch (see marker_batch_begin()), at marker_batch_commit().
  */
-static void marker_switch(struct marker *m, void *call, bool enable)
+static void marker_switch(struct marker *m, void *call, void *data,
+			  bool enable)
 {
-	struct marker_site *site;
-	bool batch = markers_batch_owner == current;
-
-	m->enabled = enable;
-	if (!enable && !batch)
-		marker_flip_keys(m);
-	list_for_each_entry(site, &m->sites, node)
-		marker_site_set_call(site, call);
 	m->call = call;
-	if (batch) {
-		if (list_empty(&m->batch_node))
-			list_add_tail(&m->batch_node, &markers_batch_list);
-	} else if (enable) {
-		marker_flip_keys(m);
-	}
+	m->call_data = data;
+	m->enabled = enable;
+	if (markers_batch_owner != current)
+		marker_apply(m, call, enable);
+	else if (list_empty(&m->batch_node))
+		list_add_tail(&m->batch_node, &markers_batch_list);
 }
 
 /*
  * Publish @new as the probes of @m and move the sites to the matching
  * state: 0 (off), 1 (trampoline jumps to the probe) or N (trampoline
- * jumps to the iterator).  The iterator ignores the data a site passes,
- * so only a switch to a single probe must first wait for readers that
- * may hold data fetched from an older array.
+ * jumps to the iterator).
+ *
+ * A site reads the data of the first probe of the array it sees and
+ * passes it to its trampoline, so a trampoline that jumps to a single
+ * probe must never be reached with another probe's data:
+ *  - before publishing an array whose first probe is not the one the
+ *    trampolines jump to now, they are moved to the iterator (at once,
+ *    even in a batch; only a batch that replaces a probe needs it);
+ *  - publishing an array with another first probe takes an RCU cookie,
+ *    and no trampoline moves to a single probe before it completed,
+ *    so readers that fetched data from an older array are gone.
  */
 static void marker_update(struct marker *m, struct marker_funcs *new)
 {
+	struct marker_funcs *old = marker_funcs_get(m);
 	unsigned int nr = new ? new->nr : 0;
-	void *call;
+
+	if (new && marker_call_is_probe(m->live) &&
+	    (new->f[0].probe->call != m->live ||
+	     new->f[0].data != m->live_data))
+		marker_apply(m, __marker_probe_iterate, m->live_enabled);
+
+	rcu_assign_pointer(m->funcs, new);
+	if (old && (!new || old->f[0].probe != new->f[0].probe ||
+		    old->f[0].data != new->f[0].data))
+		m->sync_cookie = get_state_synchronize_rcu();
 
 	switch (nr) {
-	case 0:		/* 1->0, N->0 */
-		marker_switch(m, __marker_stub, false);
-		rcu_assign_pointer(m->funcs, NULL);
-		m->sync_cookie = get_state_synchronize_rcu();
-		m->sync_pending = true;
-		m->call_data = NULL;
+	case 0:
+		marker_switch(m, __marker_stub, NULL, false);
 		break;
-	case 1:		/* 0->1, N->1 */
-		call = new->f[0].probe->call;
-		rcu_assign_pointer(m->funcs, new);
-		if (m->call == call && m->call_data == new->f[0].data)
-			break;
-		if (m->enabled) {
-			/* N->1: the iterator runs until readers are done. */
-			if (m->call != __marker_probe_iterate)
-				marker_switch(m, __marker_probe_iterate, true);
-			synchronize_rcu();
-		} else if (m->sync_pending) {
-			/* 1->0->1: wait for readers of the old array. */
-			cond_synchronize_rcu(m->sync_cookie);
-		}
-		m->sync_pending = false;
-		m->call_data = new->f[0].data;
-		marker_switch(m, call, true);
+	case 1:
+		marker_switch(m, new->f[0].probe->call, new->f[0].data, true);
 		break;
-	default:	/* 0->N, 1->N, N->N */
-		rcu_assign_pointer(m->funcs, new);
-		m->call_data = NULL;
-		if (m->call != __marker_probe_iterate || !m->enabled)
-			marker_switch(m, __marker_probe_iterate, true);
+	default:
+		marker_switch(m, __marker_probe_iterate, NULL, true);
 		break;
 	}
 }
@@ -381,13 +393,15 @@ static int marker_probe_remove(const char *name,
 }
 
 /**
- * marker_batch_begin - start queueing the key flips of this task
+ * marker_batch_begin - start queueing the site changes of this task
  *
  * Until marker_batch_commit(), probe registrations and unregistrations
- * by the calling task change probe arrays and call targets at once but
- * queue the static key flips they cause; the commit flips all of them in
- * one static-key transaction (one text_poke batch sequence while the
- * sites fit one vector).  Other tasks register as usual meanwhile.
+ * by the calling task change probe arrays at once but queue the
+ * trampoline and static key changes they cause; the commit makes all of
+ * them in one static-key transaction (one text_poke batch sequence while
+ * the trampolines and sites fit one vector).  Probes connected in the
+ * batch may be called only from the commit on; removed ones stop at once,
+ * as without a batch.  Other tasks register as usual meanwhile.
  *
  * Context: Process context, no marker or static key locks held; takes
  * markers_batch_mutex, which marker_batch_commit() releases.
@@ -401,7 +415,7 @@ void marker_batch_begin(void)
 EXPORT_SYMBOL_GPL(marker_batch_begin);
 
 /**
- * marker_batch_commit - flip the keys queued since marker_batch_begin()
+ * marker_batch_commit - move the sites queued since marker_batch_begin()
  *
  * Context: Process context, after marker_batch_begin() by the same task.
  * Return: 0, or -EINVAL (and a warning) without a batch of this task.
@@ -415,12 +429,17 @@ int marker_batch_commit(void)
 		return -EINVAL;
 	scoped_guard(mutex, &markers_mutex) {
 		markers_batch_owner = NULL;
+		/* Wait for old readers before the transaction, not in it. */
+		list_for_each_entry(m, &markers_batch_list, batch_node) {
+			if (m->call != m->live && marker_call_is_probe(m->call))
+				cond_synchronize_rcu(m->sync_cookie);
+		}
 		/* Nothing queued, nothing to patch: no transaction. */
 		txn = !list_empty(&markers_batch_list) &&
-		      !static_key_txn_owned() && !static_key_txn_begin();
+		      !static_key_txn_begin();
 		list_for_each_entry_safe(m, tmp, &markers_batch_list, batch_node) {
 			list_del_init(&m->batch_node);
-			marker_flip_keys(m);
+			marker_apply(m, m->call, m->enabled);
 		}
 		if (txn)
 			static_key_txn_commit();
@@ -445,7 +464,8 @@ EXPORT_SYMBOL_GPL(marker_batch_commit);
  * Return: 0 on success; -EINVAL if @name or @probe is missing or @format is
  * malformed; -EILSEQ if @format differs from the marker's format (both are
  * logged); -EEXIST if (@probe, @data) is already connected to @name;
- * -ENOMEM on allocation failure.
+ * -ENOMEM on allocation failure; -EBUSY (and a warning) inside a static
+ * key transaction of the caller.
  */
 int marker_probe_register(const char *name, const char *format,
 			  const struct marker_probe *probe, void *data)
@@ -454,6 +474,9 @@ int marker_probe_register(const char *name, const char *format,
 		return -EINVAL;
 	if (format && marker_parse_format(format, NULL, MARKER_MAX_ARGS) < 0)
 		return -EINVAL;
+	/* Its trampoline changes must be committed, not join the caller's. */
+	if (WARN_ON_ONCE(static_key_txn_owned()))
+		return -EBUSY;
 
 	guard(mutex)(&markers_mutex);
 	return marker_probe_add(name, format, probe, data);
@@ -471,13 +494,16 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
  *
  * Context: Process context; takes markers_mutex, may sleep.
  * Return: 0 on success, -ENOENT if (@probe, @data) is not connected to
- * @name.
+ * @name, -EBUSY (and a warning) inside a static key transaction of the
+ * caller.
  */
 int marker_probe_unregister(const char *name,
 			    const struct marker_probe *probe, void *data)
 {
 	if (!name || !probe)
 		return -ENOENT;
+	if (WARN_ON_ONCE(static_key_txn_owned()))
+		return -EBUSY;
 
 	guard(mutex)(&markers_mutex);
 	return marker_probe_remove(name, probe, data);
@@ -598,8 +624,9 @@ static void marker_site_add(struct marker_site *site)
 	WRITE_ONCE(site->marker, m);
 	if (!m->nr_sites++)
 		raw_notifier_call_chain(&marker_notifier, MARKER_ADD, m);
-	if (m->enabled) {
-		marker_site_set_call(site, m->call);
+	/* Join the other sites: a batch moves them all at its commit. */
+	if (m->live_enabled) {
+		marker_site_set_call(site, m->live);
 		static_branch_enable(&site->key);
 	}
 	return;

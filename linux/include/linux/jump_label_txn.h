@@ -24,6 +24,12 @@
  * not wait for anything that itself waits for a static key change or CPU
  * hotplug, and must commit before returning to user space.
  *
+ * static_call updates join the transaction too (where the architecture
+ * has inline static calls): static_call_update() by the owner only records
+ * the new target, and the commit queues the trampoline and every call site
+ * into the same text_poke batches as the jump sites.  static_call_query()
+ * returns the old target until the commit.
+ *
  * Without CONFIG_JUMP_LABEL key changes are plain atomic updates and
  * begin/commit do nothing.
  */
@@ -36,7 +42,8 @@
 /**
  * struct static_key_txn_stats - patching counters since boot
  * @transactions: committed static key transactions
- * @sites: sites patched by committed transactions
+ * @sites: jump sites patched by committed transactions
+ * @calls: static_call trampolines and call sites patched by them
  * @batches: text_poke batch sequences, all users of the architecture's
  *	batch interface (0 where the architecture does not count them)
  * @ipi_rounds: core serialising IPI broadcasts, all users (3 per batch
@@ -45,6 +52,7 @@
 struct static_key_txn_stats {
 	unsigned long transactions;
 	unsigned long sites;
+	unsigned long calls;
 	unsigned long batches;
 	unsigned long ipi_rounds;
 };
@@ -59,12 +67,20 @@ unsigned int static_key_txn_batch_max(void);
 
 /**
  * struct jump_label_txn_site - one site to patch in a commit
- * @entry: the site's jump table entry
- * @type: the instruction to write there
+ * @addr: address of the instruction
+ * @entry: the jump table entry of a jump site, NULL for a static_call
+ * @type: the instruction a jump site needs
+ * @func: new target of a static_call trampoline or call site
+ * @tramp: @addr is a static_call trampoline
+ * @tail: @addr is a static_call tail-call site
  */
 struct jump_label_txn_site {
+	unsigned long addr;
 	struct jump_entry *entry;
 	enum jump_label_type type;
+	void *func;
+	bool tramp;
+	bool tail;
 };
 
 /* Hooks for kernel/jump_label.c, not for other users. */
@@ -79,14 +95,30 @@ void jump_label_txn_update_key(struct static_key *key);
 
 /*
  * Architecture hooks.  arch_jump_label_txn_apply() patches @nr sites,
- * sorted by address, @nr <= arch_jump_label_txn_batch_max(), as one batch.
- * The defaults patch one site at a time and count nothing.
+ * sorted by address, @nr <= arch_jump_label_txn_batch_max(), as one batch;
+ * it hands static_call entries to arch_static_call_txn_queue().  The
+ * defaults patch one site at a time and count nothing.
  */
 void arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
 			       unsigned int nr);
 unsigned int arch_jump_label_txn_batch_max(void);
 unsigned long arch_jump_label_txn_batches(void);
 unsigned long arch_jump_label_txn_ipi_rounds(void);
+
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+struct static_call_key;
+
+/* Hooks for kernel/static_call_inline.c and the architecture. */
+bool static_call_txn_defer(struct static_call_key *key, void *tramp,
+			   void *func);
+bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail);
+void static_call_update_locked(struct static_call_key *key, void *tramp,
+			       void *func);
+void static_call_txn_lock(void);
+void static_call_txn_unlock(void);
+void arch_static_call_txn_queue(void *insn, bool tramp, void *func,
+				bool tail);
+#endif
 
 #else /* !CONFIG_JUMP_LABEL */
 
@@ -116,5 +148,21 @@ static inline unsigned int static_key_txn_batch_max(void)
 }
 
 #endif /* CONFIG_JUMP_LABEL */
+
+#if defined(CONFIG_HAVE_STATIC_CALL_INLINE) && !defined(CONFIG_JUMP_LABEL)
+struct static_call_key;
+
+static inline bool static_call_txn_defer(struct static_call_key *key,
+					 void *tramp, void *func)
+{
+	return false;
+}
+
+static inline bool static_call_txn_collect(void *site, void *tramp,
+					   void *func, bool tail)
+{
+	return false;
+}
+#endif
 
 #endif /* _LINUX_JUMP_LABEL_TXN_H */

@@ -156,14 +156,18 @@ struct marker_funcs {
  * @nr_args: number of entries in @types
  * @funcs: connected probes, NULL when none
  * @nr_sites: connected sites
- * @enabled: sites of this marker are switched on
+ * @enabled: sites of this marker are to be switched on
  * @list: link in the registry, under markers_mutex
  * @sites: connected sites, under markers_mutex
- * @call: function the sites' trampolines jump to
- * @call_data: data passed by the sites with @call
- * @sync_cookie: RCU state when the sites last lost their probes
- * @sync_pending: @sync_cookie must be waited for before a direct call
- * @batch_node: link in the list of markers whose keys a batch flips
+ * @call: function the sites' trampolines are to jump to
+ * @call_data: data of the probe @call, when it is one
+ * @live: function the trampolines jump to now (differs from @call only
+ *	while a batch is open)
+ * @live_data: data of the probe @live, when it is one
+ * @live_enabled: the sites' keys are on now
+ * @sync_cookie: RCU state when an array with another first probe was
+ *	last published; waited for before a trampoline moves to a probe
+ * @batch_node: link in the list of markers a batch moves at commit
  * @rcu: frees the marker after a grace period
  *
  * Readers outside kernel/marker.c hold the registry lock through
@@ -182,8 +186,10 @@ struct marker {
 	struct list_head sites;
 	void *call;
 	void *call_data;
+	void *live;
+	void *live_data;
+	bool live_enabled;
 	unsigned long sync_cookie;
-	bool sync_pending;
 	struct list_head batch_node;
 	struct rcu_head rcu;
 };

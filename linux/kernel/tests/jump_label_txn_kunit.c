@@ -15,6 +15,7 @@
 #include <linux/ktime.h>
 #include <linux/math.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 
 #include "jump_label_txn_kunit.h"
@@ -294,6 +295,7 @@ static noinline unsigned int run_mix(void)
 
 struct txn_delta {
 	struct static_key_txn_stats before;
+	unsigned long calls;
 	unsigned long batches;
 	unsigned long ipi_rounds;
 	unsigned long transactions;
@@ -309,6 +311,7 @@ static void txn_delta_end(struct txn_delta *d)
 	struct static_key_txn_stats now;
 
 	static_key_txn_get_stats(&now);
+	d->calls = now.calls - d->before.calls;
 	d->batches = now.batches - d->before.batches;
 	d->ipi_rounds = now.ipi_rounds - d->before.ipi_rounds;
 	d->transactions = now.transactions - d->before.transactions;
@@ -624,12 +627,192 @@ static void txn_cost_test(struct kunit *test)
 		   c->nr, one.ipi_rounds, t_one, txn.ipi_rounds, t_txn);
 }
 
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+
+/* ---- static_call updates joining a transaction ---- */
+
+#define TXN_NR_CALLS	16
+
+static int txn_call_a(int x)
+{
+	return x + 1;
+}
+
+static int txn_call_b(int x)
+{
+	return x + 2;
+}
+
+/* A static_call and a function holding its one inline call site. */
+#define TXN_CALL(n)							\
+	DEFINE_STATIC_CALL(txn_call_##n, txn_call_a);			\
+	static noinline int txn_call_site_##n(int x)			\
+	{								\
+		return static_call(txn_call_##n)(x);			\
+	}
+
+TXN_CALL(0) TXN_CALL(1) TXN_CALL(2) TXN_CALL(3)
+TXN_CALL(4) TXN_CALL(5) TXN_CALL(6) TXN_CALL(7)
+TXN_CALL(8) TXN_CALL(9) TXN_CALL(10) TXN_CALL(11)
+TXN_CALL(12) TXN_CALL(13) TXN_CALL(14) TXN_CALL(15)
+
+struct txn_call {
+	struct static_call_key *key;
+	void *tramp;
+	int (*site)(int x);
+};
+
+#define TXN_CALL_ENTRY(n)						\
+	{ &STATIC_CALL_KEY(txn_call_##n),				\
+	  STATIC_CALL_TRAMP_ADDR(txn_call_##n), txn_call_site_##n }
+
+static const struct txn_call txn_calls[TXN_NR_CALLS] = {
+	TXN_CALL_ENTRY(0), TXN_CALL_ENTRY(1), TXN_CALL_ENTRY(2),
+	TXN_CALL_ENTRY(3), TXN_CALL_ENTRY(4), TXN_CALL_ENTRY(5),
+	TXN_CALL_ENTRY(6), TXN_CALL_ENTRY(7), TXN_CALL_ENTRY(8),
+	TXN_CALL_ENTRY(9), TXN_CALL_ENTRY(10), TXN_CALL_ENTRY(11),
+	TXN_CALL_ENTRY(12), TXN_CALL_ENTRY(13), TXN_CALL_ENTRY(14),
+	TXN_CALL_ENTRY(15),
+};
+
+/* Where the trampoline's first instruction, a jmp rel32, goes. */
+static unsigned long txn_tramp_target(const void *tramp)
+{
+	const u8 *insn = tramp;
+	s32 rel;
+
+	if (insn[0] != 0xe9)
+		return 0;
+	memcpy(&rel, insn + 1, sizeof(rel));
+	return (unsigned long)insn + 5 + rel;
+}
+
+/* Count the static_calls whose site, trampoline and key go to @func. */
+static unsigned int txn_calls_at(int (*func)(int))
+{
+	int want = func(0);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < TXN_NR_CALLS; i++) {
+		const struct txn_call *c = &txn_calls[i];
+
+		n += c->site(0) == want &&
+		     txn_tramp_target(c->tramp) == (unsigned long)func &&
+		     READ_ONCE(c->key->func) == func;
+	}
+	return n;
+}
+
+struct txn_calls_case {
+	const char *name;
+	unsigned int keys;	/* keys of txn_keys[] flipped alongside */
+};
+
+static const struct txn_calls_case txn_calls_cases[] = {
+	{ "16 static_calls alone", 0 },
+	{ "16 static_calls and 16 keys", 16 },
+	{ "16 static_calls and 250 keys: two batches", 250 },
+	{ "16 static_calls and 5000 keys", 5000 },
+};
+
+static void txn_calls_desc(const struct txn_calls_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(txn_calls, txn_calls_cases, txn_calls_desc);
+
+/* Move every static_call to @func and @nr keys to @on, in one commit. */
+static void txn_calls_flip(struct kunit *test, u8 *hit, unsigned int nr,
+			   int (*func)(int), int (*old)(int), bool on)
+{
+	unsigned int i, pokes = 2 * TXN_NR_CALLS + nr;
+	struct txn_delta d;
+
+	txn_delta_start(&d);
+	KUNIT_ASSERT_EQ(test, static_key_txn_begin(), 0);
+	for (i = 0; i < TXN_NR_CALLS; i++)
+		__static_call_update(txn_calls[i].key, txn_calls[i].tramp,
+				     func);
+	for (i = 0; i < nr; i++) {
+		if (on)
+			static_branch_enable(&txn_keys[i]);
+		else
+			static_branch_disable(&txn_keys[i]);
+	}
+	/* Sites, trampolines and keys still hold the old target. */
+	KUNIT_EXPECT_EQ(test, txn_calls_at(old), TXN_NR_CALLS);
+	KUNIT_ASSERT_EQ(test, static_key_txn_commit(), 0);
+	txn_delta_end(&d);
+
+	KUNIT_EXPECT_EQ(test, txn_calls_at(func), TXN_NR_CALLS);
+	txn_keys_check(test, hit, nr, on);
+	KUNIT_EXPECT_EQ(test, d.transactions, 1);
+	KUNIT_EXPECT_EQ(test, d.calls, 2 * TXN_NR_CALLS);
+	KUNIT_EXPECT_EQ(test, d.batches, txn_batches(pokes));
+	KUNIT_EXPECT_EQ(test, d.ipi_rounds, 3 * txn_batches(pokes));
+}
+
+static void txn_calls_test(struct kunit *test)
+{
+	const struct txn_calls_case *c = test->param_value;
+	u8 *hit = kunit_kzalloc(test, TXN_NR_KEYS, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, hit);
+	KUNIT_ASSERT_EQ(test, txn_calls_at(txn_call_a), TXN_NR_CALLS);
+	txn_keys_check(test, hit, 0, false);
+	txn_calls_flip(test, hit, c->keys, txn_call_b, txn_call_a, true);
+	txn_calls_flip(test, hit, c->keys, txn_call_a, txn_call_b, false);
+}
+
+/* Updates that end where they started patch nothing; the last one wins. */
+static void txn_calls_latest_test(struct kunit *test)
+{
+	struct txn_delta d;
+
+	txn_delta_start(&d);
+	KUNIT_ASSERT_EQ(test, static_key_txn_begin(), 0);
+	static_call_update(txn_call_0, txn_call_b);
+	static_call_update(txn_call_0, txn_call_a);
+	static_call_update(txn_call_1, txn_call_b);
+	static_call_update(txn_call_1, txn_call_a);
+	static_call_update(txn_call_1, txn_call_b);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)static_call_query(txn_call_1),
+			    (void *)txn_call_a);
+	KUNIT_ASSERT_EQ(test, static_key_txn_commit(), 0);
+	txn_delta_end(&d);
+
+	KUNIT_EXPECT_EQ(test, txn_call_site_0(0), 1);
+	KUNIT_EXPECT_EQ(test, txn_call_site_1(0), 2);
+	KUNIT_EXPECT_EQ(test, txn_tramp_target(txn_calls[1].tramp),
+			(unsigned long)txn_call_b);
+	KUNIT_EXPECT_EQ(test, d.calls, 2);
+	KUNIT_EXPECT_EQ(test, d.batches, 1);
+	KUNIT_EXPECT_EQ(test, d.ipi_rounds, 3);
+
+	/* Outside a transaction: patched at once, as in mainline. */
+	txn_delta_start(&d);
+	static_call_update(txn_call_1, txn_call_a);
+	txn_delta_end(&d);
+	KUNIT_EXPECT_EQ(test, txn_call_site_1(0), 1);
+	KUNIT_EXPECT_EQ(test, d.calls, 0);
+	KUNIT_EXPECT_EQ(test, d.transactions, 0);
+	KUNIT_EXPECT_GE(test, d.batches, 2);
+	KUNIT_EXPECT_EQ(test, txn_calls_at(txn_call_a), TXN_NR_CALLS);
+}
+
+#endif /* CONFIG_HAVE_STATIC_CALL_INLINE */
+
 static struct kunit_case jump_label_txn_cases[] = {
 	KUNIT_CASE_PARAM(txn_sites_test, txn_sites_gen_params),
 	KUNIT_CASE_PARAM(txn_keys_test, txn_keys_gen_params),
 	KUNIT_CASE_PARAM(txn_mix_test, txn_mix_gen_params),
 	KUNIT_CASE_PARAM(txn_misuse_test, txn_misuse_gen_params),
 	KUNIT_CASE_PARAM(txn_cost_test, txn_cost_gen_params),
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+	KUNIT_CASE_PARAM(txn_calls_test, txn_calls_gen_params),
+	KUNIT_CASE(txn_calls_latest_test),
+#endif
 	{}
 };
 

@@ -87,6 +87,8 @@ static void marker_parse_test(struct kunit *test)
 
 struct mk_probe_data {
 	int id;
+	int probe;		/* mk_probe (1) or mk_probe2 (2), 0: any */
+	unsigned int wrong;	/* calls of the other probe with this data */
 	unsigned int hits;
 	long long args[MARKER_MAX_ARGS];
 	char str[16];
@@ -140,10 +142,21 @@ static void mk_probe_fn(void *data, const struct marker *m, va_list *args)
 	}
 }
 
-DEFINE_MARKER_PROBE(mk_probe, mk_probe_fn);
+static void mk_probe1_fn(void *data, const struct marker *m, va_list *args)
+{
+	struct mk_probe_data *d = data;
+
+	d->wrong += d->probe == 2;
+	mk_probe_fn(data, m, args);
+}
+
+DEFINE_MARKER_PROBE(mk_probe, mk_probe1_fn);
 
 static void mk_probe2_fn(void *data, const struct marker *m, va_list *args)
 {
+	struct mk_probe_data *d = data;
+
+	d->wrong += d->probe == 1;
 	mk_probe_fn(data, m, args);
 }
 
@@ -548,8 +561,8 @@ static void marker_stress_test(struct kunit *test)
 }
 
 /*
- * A batch connects two markers (three sites): call targets change at
- * once, the keys only at commit, all in one static-key transaction.
+ * A batch connects two markers (three sites): trampolines and keys change
+ * only at commit, all in one static-key transaction, one text_poke batch.
  */
 static void marker_batch_test(struct kunit *test)
 {
@@ -570,6 +583,9 @@ static void marker_batch_test(struct kunit *test)
 	static_key_txn_get_stats(&after);
 	KUNIT_EXPECT_EQ(test, after.transactions - before.transactions, 1);
 	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 3);
+	KUNIT_EXPECT_EQ(test, after.calls - before.calls, 3);
+	KUNIT_EXPECT_EQ(test, after.batches - before.batches, 1);
+	KUNIT_EXPECT_EQ(test, after.ipi_rounds - before.ipi_rounds, 3);
 	mk_hit_int(1);
 	mk_hit_int_again(2);
 	mk_hit_mixed(1, "x", 1);
@@ -585,10 +601,49 @@ static void marker_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
 	static_key_txn_get_stats(&before);
 	KUNIT_EXPECT_EQ(test, before.transactions - after.transactions, 1);
+	KUNIT_EXPECT_EQ(test, before.calls - after.calls, 3);
+	KUNIT_EXPECT_EQ(test, before.ipi_rounds - after.ipi_rounds, 3);
 	marker_synchronize_unregister();
 	mk_hit_int(1);
 	mk_hit_mixed(1, "x", 1);
 	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 3);
+}
+
+/*
+ * A batch that replaces the only probe of an enabled marker: the sites
+ * must never hand the new probe's data to the old probe (mk_probe checks
+ * that the data it gets is its own), and each probe counts its own hits.
+ */
+static void marker_batch_replace_test(struct kunit *test)
+{
+	struct mk_probe_data a = { .id = 1, .probe = 1 };
+	struct mk_probe_data b = { .id = 2, .probe = 2 };
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
+						    &mk_probe, &a), 0);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+
+	marker_batch_begin();
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_probe, &a), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
+						    &mk_probe2, &b), 0);
+	/* The old probe is gone at once; the new one may run already. */
+	mk_hit_int(2);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
+	mk_hit_int(3);
+	mk_hit_int_again(4);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+	KUNIT_EXPECT_GE(test, b.hits, 2);
+	KUNIT_EXPECT_LE(test, b.hits, 3);
+	KUNIT_EXPECT_EQ(test, b.args[0], 4);
+	KUNIT_EXPECT_EQ(test, a.wrong + b.wrong, 0);
+
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_probe2, &b), 0);
+	marker_synchronize_unregister();
 }
 
 static struct kunit_case marker_test_cases[] = {
@@ -602,6 +657,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_recursion_test),
 	KUNIT_CASE(marker_module_test),
 	KUNIT_CASE(marker_batch_test),
+	KUNIT_CASE(marker_batch_replace_test),
 	KUNIT_CASE_SLOW(marker_stress_test),
 	{}
 };

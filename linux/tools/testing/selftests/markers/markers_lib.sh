@@ -19,3 +19,8 @@ wait_for() {
 stat_txn() {
 	awk '$1 == "transactions" { print $2 }' $MARKERS_STATS
 }
+
+# stat_get NAME: one counter of static_keys_stats
+stat_get() {
+	awk -v k="$1" '$1 == k { print $2 }' $MARKERS_STATS
+}
