@@ -64,6 +64,36 @@ class KtapTest(unittest.TestCase):
             self.assertEqual([r[1] for r in res.rows], ['fail', 'skip'])
             self.assertEqual(res.summary(), '0 passed, 1 failed, 1 skipped')
 
+    def test_kselftest_nested_consecutive_skips(self):
+        tap = """TAP version 13
+1..1
+# timeout set to 0
+# selftests: ftrace: ftracetest-ktap
+# TAP version 13
+# 1..5
+# ok 1 plain case
+# ok 2 first skipped # SKIP
+# ok 3 second skipped # SKIP
+# not ok 4 unresolved case # UNRESOLVED
+# not ok 5 Meta-selftest: Checkbashisms # UNRESOLVED
+# # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:2 error:2
+ok 1 selftests: ftrace: ftracetest-ktap
+"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+                f.write(tap)
+            res = mk.Results()
+            mk.parse_kselftest(d, res)
+            got = [(r[0].split(': ', 2)[-1], r[1]) for r in res.rows]
+            self.assertEqual(got, [
+                ('plain case', 'ok'),
+                ('first skipped', 'skip'),
+                ('second skipped', 'skip'),
+                ('unresolved case # UNRESOLVED', 'fail'),
+                ('Meta-selftest: Checkbashisms # UNRESOLVED', 'skip'),
+            ])
+            self.assertTrue(all(r[2] for r in res.rows if r[1] == 'skip'))
+
     def test_kselftest_runner_died(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, 'kselftest.tap'), 'w') as f:

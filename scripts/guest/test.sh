@@ -29,9 +29,16 @@ done
 # kselftests through the standard runner, TAP to a file.  The runner
 # reopens /dev/stdout for each test's output, which loses lines on a
 # regular file: give it a pipe.
+# ftracetest writes its logs next to itself: run from a writable copy.
+# KSFT_COLLECTIONS limits the run (the debug job leaves ftrace out).
 if [ -x "$KSFT/run_kselftest.sh" ]; then
-	(cd "$KSFT" && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} 2>&1; \
-	 echo "runner exit $?") | \
+	rm -rf /tmp/ksft && cp -a "$KSFT" /tmp/ksft
+	colls=
+	for c in ${KSFT_COLLECTIONS:-}; do
+		colls="$colls -c $c"
+	done
+	(cd /tmp/ksft && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} \
+		$colls 2>&1; echo "runner exit $?") | \
 		cat > "$OUT/kselftest.tap"
 fi
 # Self-checking test modules: loading fails if a check fails.

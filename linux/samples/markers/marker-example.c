@@ -4,17 +4,86 @@
  *
  * Opening <debugfs>/marker-example/trigger hits subsys_mark1 ("%d %p") and
  * subsys_mark4 (no arguments); reading it hits subsys_mark2 ("%s") and
- * subsys_mark3 ("%llu %lx").  While no probe is connected each site is a
- * single NOP.  See probe-example.c for the probe side.
+ * subsys_mark3 ("%llu %lx").  Writing N to <debugfs>/marker-example/irq
+ * hits example_irq ("%d %u": 1 in hardirq, 2 in softirq context, and
+ * a sequence number) N times from a hard and N times from a soft hrtimer,
+ * and returns once both have run.  While no probe is connected each site
+ * is a single NOP.  See probe-example.c for the probe side.
  */
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/kstrtox.h>
 #include <linux/marker.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+
+#define EXAMPLE_IRQ_MAX		100000
+#define EXAMPLE_IRQ_PERIOD_NS	20000
 
 static struct dentry *example_dir;
 static u64 example_reads;
+
+/* One hrtimer per context; example_irq_mutex serialises the writers. */
+struct example_irq {
+	struct hrtimer timer;
+	struct completion done;
+	unsigned int left;
+	unsigned int seq;
+};
+
+static DEFINE_MUTEX(example_irq_mutex);
+static struct example_irq example_hard, example_soft;
+
+static enum hrtimer_restart example_irq_fire(struct hrtimer *t)
+{
+	struct example_irq *e = container_of(t, struct example_irq, timer);
+	int ctx = in_hardirq() ? 1 : in_serving_softirq() ? 2 : 0;
+
+	MARK(example_irq, "%d %u", ctx, ++e->seq);
+	if (--e->left) {
+		hrtimer_forward_now(t, ns_to_ktime(EXAMPLE_IRQ_PERIOD_NS));
+		return HRTIMER_RESTART;
+	}
+	complete(&e->done);
+	return HRTIMER_NORESTART;
+}
+
+static void example_irq_start(struct example_irq *e, unsigned int n,
+			      enum hrtimer_mode mode)
+{
+	e->left = n;
+	reinit_completion(&e->done);
+	hrtimer_start(&e->timer, ns_to_ktime(EXAMPLE_IRQ_PERIOD_NS), mode);
+}
+
+static ssize_t example_irq_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (!n || n > EXAMPLE_IRQ_MAX)
+		return -EINVAL;
+
+	guard(mutex)(&example_irq_mutex);
+	example_irq_start(&example_hard, n, HRTIMER_MODE_REL_HARD);
+	example_irq_start(&example_soft, n, HRTIMER_MODE_REL_SOFT);
+	wait_for_completion(&example_hard.done);
+	wait_for_completion(&example_soft.done);
+	return count;
+}
+
+static const struct file_operations example_irq_fops = {
+	.owner	= THIS_MODULE,
+	.write	= example_irq_write,
+	.llseek	= noop_llseek,
+};
 
 static int example_open(struct inode *inode, struct file *file)
 {
@@ -40,16 +109,29 @@ static const struct file_operations example_fops = {
 	.llseek	= default_llseek,
 };
 
+static void example_irq_init(struct example_irq *e, enum hrtimer_mode mode)
+{
+	hrtimer_init(&e->timer, CLOCK_MONOTONIC, mode);
+	e->timer.function = example_irq_fire;
+	init_completion(&e->done);
+}
+
 static int __init example_init(void)
 {
+	example_irq_init(&example_hard, HRTIMER_MODE_REL_HARD);
+	example_irq_init(&example_soft, HRTIMER_MODE_REL_SOFT);
 	example_dir = debugfs_create_dir("marker-example", NULL);
 	debugfs_create_file("trigger", 0444, example_dir, NULL, &example_fops);
+	debugfs_create_file("irq", 0200, example_dir, NULL, &example_irq_fops);
 	return 0;
 }
 
 static void __exit example_exit(void)
 {
+	/* No writer is left once the files are gone; the timers are idle. */
 	debugfs_remove(example_dir);
+	hrtimer_cancel(&example_hard.timer);
+	hrtimer_cancel(&example_soft.timer);
 }
 
 module_init(example_init);

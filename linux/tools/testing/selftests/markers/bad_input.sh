@@ -229,8 +229,8 @@ bad $DEBUGFS/static_keys_sites EINVAL '1'
 bad $STATS EINVAL '0'
 
 n_cases=$(wc -l < "$TMP/cases")
-# + 3 state checks, 2 modes, 13 + 1 unprivileged, %p, lockdown
-ktap_set_plan $((n_cases + 21))
+# + 3 state checks, 2 modes, 13 + 1 unprivileged, %p
+ktap_set_plan $((n_cases + 20))
 
 before=$(snapshot)
 t0=$(stat_txn)
@@ -350,16 +350,5 @@ test_ptr_hashed() {
 	echo "# %p printed as $v"
 }
 ktap_test_result "%p is hashed in trace output (hash-ptr on)" test_ptr_hashed
-
-if [ -r /sys/kernel/security/lockdown ] &&
-   grep -q '\[confidentiality\]' /sys/kernel/security/lockdown; then
-	test_lockdown() {
-		! cat $ME > /dev/null 2>&1 && ! cat $T/trace > /dev/null 2>&1
-	}
-	ktap_test_result "lockdown=confidentiality: markers_enable refused" \
-		test_lockdown
-else
-	ktap_test_skip "lockdown: not booted with lockdown=confidentiality"
-fi
 
 ktap_finished

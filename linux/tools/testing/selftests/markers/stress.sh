@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # description: markers under load: enable/disable storms, probe churn,
-#	module load/unload in every order and CPU hotplug while sites fire
+#	module load/unload in every order and CPU hotplug while sites fire,
+#	also from hardirq and softirq context
 # requires: events/markers, markers_enable, static_keys_stats,
 #	marker-example.ko, probe-example.ko, marker-many.ko, python3
 #
@@ -21,6 +22,7 @@ DIR=$(dirname "$0")
 
 DEBUGFS=/sys/kernel/debug
 TRIGGER=$DEBUGFS/marker-example/trigger
+IRQ=$DEBUGFS/marker-example/irq
 MANY_TRIGGER=$DEBUGFS/marker-many/trigger
 COUNTS=$DEBUGFS/probe-example/counts
 STATS=$DEBUGFS/static_keys_stats
@@ -191,7 +193,7 @@ BUF_KB=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' $T/buffer_size_kb)
 trap cleanup EXIT
 reset_tracing
 
-ktap_set_plan 6
+ktap_set_plan 7
 
 test_storm_single() {
 	local end flips=0 fired n e
@@ -255,6 +257,47 @@ test_storm_glob() {
 }
 ktap_test_result "glob enable/disable storm (one transaction each) while sites fire" \
 	test_storm_glob
+
+# example_irq fires from a hard and a soft hrtimer (see marker-example.c):
+# first every hit of each context recorded, then single and glob
+# enable/disable storms while a writer keeps both timers firing
+test_storm_irq() {
+	local end flips=0 rounds hard soft n
+
+	fresh
+
+	load marker-example || return 1
+	[ -w $IRQ ] || { echo "# no $IRQ"; return 1; }
+	echo 1 > $EV/example_irq/enable && echo 200 > $IRQ || return 1
+	echo 0 > $EV/example_irq/enable
+	hard=$(grep -c ' example_irq: arg0=1 ' $T/trace)
+	soft=$(grep -c ' example_irq: arg0=2 ' $T/trace)
+	[ "$hard" = 200 ] && [ "$soft" = 200 ] ||
+		{ echo "# recorded $hard hardirq and $soft softirq hits of 200"; return 1; }
+
+	rm -f "$TMP/stop" "$TMP/irq.rounds"
+	while [ ! -e "$TMP/stop" ] && echo 100 > $IRQ; do
+		echo >> "$TMP/irq.rounds"
+	done &
+	end=$((SECONDS + SECS))
+	while [ $SECONDS -lt $end ]; do
+		echo 1 > $EV/example_irq/enable && echo 0 > $EV/example_irq/enable &&
+		echo 'example_*' > $T/markers_enable &&
+		echo '!example_*' > $T/markers_enable ||
+			{ stop_firers; return 1; }
+		flips=$((flips + 4))
+	done
+	stop_firers
+	rounds=$(wc -l < "$TMP/irq.rounds")
+	n=$(recorded)
+	echo "# irq storm: ${SECS}s, $flips flips, $rounds rounds of 100 hardirq" \
+		"and 100 softirq hits, $n events recorded"
+	[ "$rounds" -gt 0 ] && [ "$n" -gt 400 ] || return 1
+	[ -z "$(cat $T/markers_enable)" ] || return 1
+	wait_for unload marker-example
+}
+ktap_test_result "storms while sites fire from hardirq and softirq" \
+	test_storm_irq
 
 test_probe_churn() {
 	local end cycles=0 flips=0 fired e
