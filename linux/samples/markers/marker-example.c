@@ -7,8 +7,11 @@
  * subsys_mark3 ("%llu %lx").  Writing N to <debugfs>/marker-example/irq
  * hits example_irq ("%d %u": 1 in hardirq, 2 in softirq context, and
  * a sequence number) N times from a hard and N times from a soft hrtimer,
- * and returns once both have run.  While no probe is connected each site
- * is a single NOP.  See probe-example.c for the probe side.
+ * and returns once both have run.  Reading <debugfs>/marker-example/strings
+ * hits example_str ("%d %s") with three bad strings: NULL, an address
+ * nothing maps, and 512 bytes without a terminating NUL.  While no probe
+ * is connected each site is a single NOP.  See probe-example.c for the
+ * probe side.
  */
 
 #include <linux/completion.h>
@@ -19,6 +22,7 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 
 #define EXAMPLE_IRQ_MAX		100000
 #define EXAMPLE_IRQ_PERIOD_NS	20000
@@ -79,6 +83,32 @@ static ssize_t example_irq_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+/* Not NUL-terminated: the recorder must stop at its own bound. */
+static char example_unterminated[512] __nonstring;
+
+static ssize_t example_strings_read(struct file *file, char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	/* In an array, so the compiler does not see the NULL at the site. */
+	static const char * const bad[] = {
+		NULL, (const char *)16, example_unterminated,
+	};
+	int i;
+
+	if (*ppos)
+		return 0;
+	memset(example_unterminated, 'x', sizeof(example_unterminated));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		MARK(example_str, "%d %s", i + 1, bad[i]);
+	return 0;
+}
+
+static const struct file_operations example_strings_fops = {
+	.owner	= THIS_MODULE,
+	.read	= example_strings_read,
+	.llseek	= noop_llseek,
+};
+
 static const struct file_operations example_irq_fops = {
 	.owner	= THIS_MODULE,
 	.write	= example_irq_write,
@@ -123,6 +153,8 @@ static int __init example_init(void)
 	example_dir = debugfs_create_dir("marker-example", NULL);
 	debugfs_create_file("trigger", 0444, example_dir, NULL, &example_fops);
 	debugfs_create_file("irq", 0200, example_dir, NULL, &example_irq_fops);
+	debugfs_create_file("strings", 0400, example_dir, NULL,
+			    &example_strings_fops);
 	return 0;
 }
 

@@ -100,7 +100,7 @@ TMP=$(mktemp -d)
 trap cleanup EXIT
 reset_tracing
 
-ktap_set_plan 12
+ktap_set_plan 13
 
 test_files() {
 	local f
@@ -157,6 +157,26 @@ test_ptr() {
 	return $ret
 }
 ktap_test_result "%p hashed unless hash-ptr is off" test_ptr
+
+# marker-example's strings file records NULL, an unmapped address and
+# 512 bytes without a NUL: placeholders and a string cut at 255 bytes
+test_bad_strings() {
+	local long
+
+	[ -r $DEBUGFS/marker-example/strings ] || { echo "# no strings file"; return 1; }
+	echo > $T/trace
+	echo 1 > $EV/example_str/enable
+	cat $DEBUGFS/marker-example/strings
+	echo 0 > $EV/example_str/enable
+	grep -o ' example_str: arg0=[12] .*' $T/trace | sed 's/^/# trace:/'
+	has $T/trace ' example_str: arg0=1 arg1=\(null\)$' &&
+	has $T/trace ' example_str: arg0=2 arg1=\(fault\)$' || return 1
+	long=$(sed -nE 's/.* example_str: arg0=3 arg1=(x*)$/\1/p' $T/trace)
+	echo "# unterminated string recorded as ${#long} bytes"
+	[ "${#long}" = 255 ]
+}
+ktap_test_result "NULL, unmapped and unterminated strings recorded bounded" \
+	test_bad_strings
 
 test_filter() {
 	echo > $T/trace
