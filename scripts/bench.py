@@ -9,6 +9,10 @@ Steps: deps, tree, config (+ configs/bench.config), build (mk.py), then
   host   - scripts/bench/nop_bench.c, built with gcc -O2, runs the off
            and NOP cases on the host CPU in TSC cycles
   size   - bytes per MARK site and per TRACE_EVENT, from marker-bench.o
+  macro  - scripts/guest/macro.sh: hackbench and a pipe ping-pong (perf
+           bench) on this kernel, without and with a counting probe on
+           the standard markers, and on the same tree and config without
+           the commit that places them (built in $B/obj-unmarked)
 Writes $B/out/bench/results.csv, results.json and flip.svg (B defaults
 to build-bench/).  Nothing asserts a time.
 """
@@ -16,6 +20,7 @@ to build-bench/).  Nothing asserts a time.
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -28,6 +33,14 @@ sys.path.insert(0, os.path.join(ROOT, 'scripts'))
 import mk  # noqa: E402
 
 FLIP_NS = (1, 10, 100, 1000, 5000)
+# The commit placing the standard markers; case macro builds without it.
+MACRO_PATCH = '14-markers-instrumentation.patch'
+MACRO_BENCHES = ('hackbench', 'pipe')
+# One vCPU: with two, TCG runs them round-robin on slices of host time,
+# and the same run on the same kernel spreads by about 10%.
+MACRO_CPUS = 1
+# Fewer random layouts between runs (macro.sh also turns off user ASLR).
+MACRO_APPEND = ('kunit.enable=0', 'nokaslr', 'randomize_kstack_offset=off')
 
 
 def kvm():
@@ -272,8 +285,7 @@ def table(rows, guest_unit):
                 lines.append(f'  {r["variant"]:24s} UP {fmt(r["value"] - ub):>8s}   '
                              f'SMP(2) {fmt(smp - rb if smp is not None and rb is not None else None):>8s}')
     lines.append('')
-    lines.append('not measured: case 8 (macro benchmark, instrumented syscalls/irq/sched '
-                 'with hackbench and pipe ping-pong)')
+    lines += macro_table(rows)
     lines.append('')
     lines.append('claims (issue 5 "done when"), from the figures above:')
     lines += claims(rows)
@@ -309,6 +321,11 @@ def claims(rows):
           lambda a, b: a <= b)
     claim('MARK record <= 0.5 x trace_printk', rm and rm - rb, rp and 0.5 * (rp - rb),
           lambda a, b: a <= b)
+    for b in MACRO_BENCHES:
+        m, u = macro_median(rows, 'marked_' + b), macro_median(rows, 'unmarked_' + b)
+        claim(f'macro {b}: markers placed, no probe, |delta| < 1% (percent)',
+              abs(100 * (m - u) / u) if m is not None and u else None, 1,
+              lambda a, b: a < b)
     # The flip rows count two transactions: enable all, then disable all.
     r1000 = val(rows, 'guest', 'flip', 'txn_ipi_rounds', 1000)
     claim('transaction of 1000 keys = 3 IPI rounds (per transaction)',
@@ -399,6 +416,7 @@ def main():
         raise mk.HarnessError('bench guest (1 vCPU) failed: ' + '; '.join(problems) +
                               '\n' + mk.console_tail(text))
     rows += parse_csv(mk.read(csv_up), 'guest-up')
+    rows += macro_case(opts)
     rows += run_host_prog(exe)
     rows += size_case(os.path.join(mk.OBJ, 'samples', 'markers', 'marker-bench.o'))
     tsc_khz = val(rows, 'guest', 'meta', 'tsc_khz')
@@ -432,6 +450,73 @@ def main():
     mk.log(f'results: {os.path.relpath(out, ROOT)}/results.csv, results.json' +
            (', flip.svg' if plotted else '') + f'; make bench took {meta["elapsed_s"]}s')
     return 0
+
+
+def build_unmarked():
+    """The bench tree and .config without MACRO_PATCH, in its own dirs."""
+    if not any(MACRO_PATCH in c.patches for c in mk.load_series()):
+        raise mk.HarnessError(f'{MACRO_PATCH} is not in the series')
+    src = os.path.join(mk.B, 'src-unmarked')
+    obj = os.path.join(mk.B, 'obj-unmarked')
+    mk.run(['rsync', '-a', '--delete', mk.SRC + '/', src + '/'])
+    mk.run(['patch', '-R', '-p1', '-s', '--no-backup-if-mismatch', '-i',
+            os.path.join(mk.ROOT, 'patches', MACRO_PATCH)], cwd=src)
+    os.makedirs(obj, exist_ok=True)
+    shutil.copyfile(os.path.join(mk.OBJ, '.config'), os.path.join(obj, '.config'))
+    mk.run(['make', '-C', src, f'O={obj}', 'olddefconfig'],
+           logfile=os.path.join(mk.LOGS, 'unmarked-config.log'))
+    mk.step_build(src=src, obj=obj, kselftests=False, logname='build-unmarked')
+    return obj
+
+
+def macro_case(opts):
+    """Case macro: rows 'macro,<kernel>[_probe]_<bench>,<rep>,ns'."""
+    rows = []
+    for label, obj, extra in (('marked', mk.OBJ, ('probe',)),
+                              ('unmarked', build_unmarked(), ())):
+        out, problems, text = mk.step_boot(mk.guest('macro.sh', '/tmp/results', mk.KSFT,
+                                                    label, *extra),
+                                           'macro-' + label, cpus=MACRO_CPUS, qemu_opts=opts,
+                                           append=MACRO_APPEND, obj=obj)
+        csv = os.path.join(out, 'macro.csv')
+        if problems or not os.path.exists(csv):
+            raise mk.HarnessError(f'macro guest ({label}) failed: ' + '; '.join(problems) +
+                                  '\n' + mk.console_tail(text))
+        rows += parse_csv(mk.read(csv), 'guest')
+    return rows
+
+
+def macro_median(rows, variant):
+    vals = [r['value'] for r in rows if r['source'] == 'guest' and r['case'] == 'macro'
+            and r['variant'] == variant and r['unit'] == 'ns']
+    return statistics.median(vals) if vals else None
+
+
+def macro_table(rows):
+    unit = 'ns (KVM guest clock)' if kvm() else 'ns of guest time (icount: 1 instruction = 1 ns)'
+    lines = [f'macro: perf bench on {MACRO_CPUS} vCPU, median of the repetitions, in {unit}: hackbench '
+             'the total time, pipe one round trip; delta against the kernel without '
+             'the standard markers',
+             f'  {"benchmark":10s} {"kernel":34s} {"median":>14s} {"reps":>5s} {"delta":>9s}']
+    for b in MACRO_BENCHES:
+        base = macro_median(rows, 'unmarked_' + b)
+        for k, what in (('unmarked', 'without the markers'),
+                        ('marked', 'with the markers, no probe'),
+                        ('marked_probe', 'with the markers, counting probe')):
+            m = macro_median(rows, f'{k}_{b}')
+            n = len([r for r in rows if r['case'] == 'macro' and r['variant'] == f'{k}_{b}'
+                     and r['unit'] == 'ns'])
+            d = f'{100 * (m - base) / base:+.2f}%' if m is not None and base and k != 'unmarked' else '-'
+            lines.append(f'  {b:10s} {what:34s} {fmt(m):>14s} {n:>5d} {d:>9s}')
+    hits = [r for r in rows if r['case'] == 'macro' and r['unit'] == 'hits']
+    if hits:
+        lines.append('  counting probe hits (all probe runs and warm-ups): ' +
+                     ', '.join(f'{r["variant"][len("probe_hits_"):]} {r["value"]:.0f}'
+                               for r in hits))
+    for r in rows:
+        if r['case'] == 'macro' and r['unit'].startswith('skip'):
+            lines.append(f'  skipped {r["variant"]}: {r["unit"][5:]}')
+    return lines
 
 
 def host_cpu():

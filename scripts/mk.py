@@ -359,21 +359,23 @@ def kmake(*targets, obj=OBJ, src=SRC, logname='build', extra=()):
         list(targets), logfile=os.path.join(LOGS, logname + '.log'))
 
 
-def step_build():
+def step_build(src=SRC, obj=OBJ, kselftests=True, logname='build'):
     t = time.time()
-    kmake('bzImage', 'modules')
-    log(f'kernel built in {time.time() - t:.0f}s: {OBJ}/arch/x86/boot/bzImage')
+    kmake('bzImage', 'modules', obj=obj, src=src, logname=logname)
+    log(f'kernel built in {time.time() - t:.0f}s: {obj}/arch/x86/boot/bzImage')
     # vng installs modules into <obj>/.virtme_mods itself when modules.order
     # is newer; do it here so a failure shows up as a build error.
-    run(['make', '-C', SRC, f'O={OBJ}', 'INSTALL_MOD_PATH=' +
-         os.path.join(OBJ, '.virtme_mods'), 'INSTALL_MOD_STRIP=1', 'modules_install'],
-        logfile=os.path.join(LOGS, 'modules_install.log'))
-    mods = os.path.join(OBJ, '.virtme_mods', 'lib', 'modules')
-    rel = read(os.path.join(OBJ, 'include/config/kernel.release')).strip()
+    run(['make', '-C', src, f'O={obj}', 'INSTALL_MOD_PATH=' +
+         os.path.join(obj, '.virtme_mods'), 'INSTALL_MOD_STRIP=1', 'modules_install'],
+        logfile=os.path.join(LOGS, logname + '-modules_install.log'))
+    mods = os.path.join(obj, '.virtme_mods', 'lib', 'modules')
+    rel = read(os.path.join(obj, 'include/config/kernel.release')).strip()
     # vng mounts .virtme_mods/lib/modules/0.0.0 as the guest's module dir
     if os.path.isdir(os.path.join(mods, rel)):
         shutil.rmtree(os.path.join(mods, '0.0.0'), ignore_errors=True)
         os.rename(os.path.join(mods, rel), os.path.join(mods, '0.0.0'))
+    if not kselftests:
+        return
     targets = [t for t in KSFT_TARGETS
                if os.path.isdir(os.path.join(SRC, 'tools/testing/selftests', t))]
     shutil.rmtree(KSFT, ignore_errors=True)
@@ -385,15 +387,15 @@ def step_build():
 
 # ---------------------------------------------------------------- boot
 
-def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=()):
-    """Boot the built kernel and run guest_cmd; returns the result dir."""
+def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), obj=OBJ):
+    """Boot the kernel built in obj and run guest_cmd; returns the result dir."""
     out = os.path.join(B, 'out', name)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     timeout = int(os.environ.get('VM_TIMEOUT') or timeout or 1200)
     # 9p root (no virtiofsd here); a tiny kernel needs root= spelled out.
     # --verbose puts the guest console (kernel log) on stdout.
-    cmd = [vng_path() or 'vng', '--run', OBJ, '--cpus', str(cpus), '--memory', '2G',
+    cmd = [vng_path() or 'vng', '--run', obj, '--cpus', str(cpus), '--memory', '2G',
            '--force-9p', '--verbose', '--append', 'root=/dev/root',
            '--rwdir', f'/tmp/results={out}', '--cwd', ROOT,
            '--append', 'panic=-1', '--append', 'oops=panic',

@@ -17,9 +17,11 @@
  *
  * Readers are the marker sites and the probe iterator.  They run with
  * preemption disabled and rely on:
- *  - site->marker being set before the site's key is enabled;
- *  - marker->funcs being published with rcu_assign_pointer() and freed
- *    only after a grace period (kfree_rcu());
+ *  - site->funcs, a copy of marker->funcs, being set before the site's
+ *    key is enabled;
+ *  - marker->funcs and the sites' copies being published with
+ *    rcu_assign_pointer() and freed only after a grace period
+ *    (kfree_rcu()), the marker too;
  *  - the data a site passes with a direct call matching the probe its
  *    trampoline jumps to (see marker_update()).
  */
@@ -70,18 +72,22 @@ EXPORT_SYMBOL_GPL(__marker_stub);
  *
  * The call target of sites while two or more probes are connected.
  * Each probe gets its own copy of the argument list, in registration
- * order.
+ * order; a hit from one of them on the same CPU and in the same context
+ * is dropped (see marker_recursion_enter()).
  *
  * Context: From a marker site, preemption disabled.
  */
 void __marker_probe_iterate(void *data, const struct marker *m, ...)
 {
 	struct marker_funcs *funcs;
+	unsigned int i, bit;
 	va_list args, copy;
-	unsigned int i;
 
 	funcs = rcu_dereference_sched(m->funcs);
 	if (!funcs)
+		return;
+	bit = marker_recursion_enter();
+	if (!bit)
 		return;
 	va_start(args, m);
 	for (i = 0; i < funcs->nr; i++) {
@@ -90,6 +96,7 @@ void __marker_probe_iterate(void *data, const struct marker *m, ...)
 		va_end(copy);
 	}
 	va_end(args);
+	marker_recursion_exit(bit);
 }
 EXPORT_SYMBOL_GPL(__marker_probe_iterate);
 
@@ -232,7 +239,9 @@ static void marker_apply(struct marker *m, void *call, bool enable)
 	if (txn)
 		static_key_txn_commit();
 	m->live = call;
-	m->live_data = m->call_data;
+	/* A single probe's data is the first of the array published. */
+	m->live_data = marker_call_is_probe(call) ?
+		       marker_funcs_get(m)->f[0].data : NULL;
 	m->live_enabled = enable;
 }
 
@@ -240,16 +249,24 @@ static void marker_apply(struct marker *m, void *call, bool enable)
  * Make @call and @enable the state of the sites of @m, at once or, in a
  * batch (see marker_batch_begin()), at marker_batch_commit().
  */
-static void marker_switch(struct marker *m, void *call, void *data,
-			  bool enable)
+static void marker_switch(struct marker *m, void *call, bool enable)
 {
 	m->call = call;
-	m->call_data = data;
 	m->enabled = enable;
 	if (markers_batch_owner != current)
 		marker_apply(m, call, enable);
 	else if (list_empty(&m->batch_node))
 		list_add_tail(&m->batch_node, &markers_batch_list);
+}
+
+/* Publish @new as the probes of @m, to the registry and to each site. */
+static void marker_publish(struct marker *m, struct marker_funcs *new)
+{
+	struct marker_site *site;
+
+	rcu_assign_pointer(m->funcs, new);
+	list_for_each_entry(site, &m->sites, node)
+		rcu_assign_pointer(site->funcs, new);
 }
 
 /*
@@ -277,31 +294,34 @@ static void marker_update(struct marker *m, struct marker_funcs *new)
 	     new->f[0].data != m->live_data))
 		marker_apply(m, __marker_probe_iterate, m->live_enabled);
 
-	rcu_assign_pointer(m->funcs, new);
+	marker_publish(m, new);
 	if (old && (!new || old->f[0].probe != new->f[0].probe ||
 		    old->f[0].data != new->f[0].data))
 		m->sync_cookie = get_state_synchronize_rcu();
 
 	switch (nr) {
 	case 0:
-		marker_switch(m, __marker_stub, NULL, false);
+		marker_switch(m, __marker_stub, false);
 		break;
 	case 1:
-		marker_switch(m, new->f[0].probe->call, new->f[0].data, true);
+		marker_switch(m, new->f[0].probe->call, true);
 		break;
 	default:
-		marker_switch(m, __marker_probe_iterate, NULL, true);
+		marker_switch(m, __marker_probe_iterate, true);
 		break;
 	}
 }
 
-static struct marker_funcs *marker_funcs_alloc(unsigned int nr)
+static struct marker_funcs *marker_funcs_alloc(struct marker *m,
+					       unsigned int nr, gfp_t gfp)
 {
 	struct marker_funcs *funcs;
 
-	funcs = kzalloc(struct_size(funcs, f, nr), GFP_KERNEL);
-	if (funcs)
+	funcs = kzalloc(struct_size(funcs, f, nr), gfp);
+	if (funcs) {
+		funcs->marker = m;
 		funcs->nr = nr;
+	}
 	return funcs;
 }
 
@@ -333,7 +353,7 @@ static int marker_probe_add(const char *name, const char *format,
 			goto out_put;
 		}
 	}
-	new = marker_funcs_alloc(nr + 1);
+	new = marker_funcs_alloc(m, nr + 1, GFP_KERNEL);
 	if (!new) {
 		ret = -ENOMEM;
 		goto out_put;
@@ -378,9 +398,8 @@ static int marker_probe_remove(const char *name,
 		return -ENOENT;
 	if (old->nr > 1) {
 		/* Small; failing here would leave a probe nobody owns. */
-		new = kzalloc(struct_size(new, f, old->nr - 1),
-			      GFP_KERNEL | __GFP_NOFAIL);
-		new->nr = old->nr - 1;
+		new = marker_funcs_alloc(m, old->nr - 1,
+					 GFP_KERNEL | __GFP_NOFAIL);
 		for (i = 0, j = 0; i < old->nr; i++)
 			if (old->f[i].probe != probe || old->f[i].data != data)
 				new->f[j++] = old->f[i];
@@ -620,8 +639,9 @@ static void marker_site_add(struct marker_site *site)
 		goto nomem;
 	}
 	list_add_tail(&site->node, &m->sites);
-	/* Read by the site once its key is enabled below. */
 	WRITE_ONCE(site->marker, m);
+	/* Read by the site once its key is enabled below. */
+	rcu_assign_pointer(site->funcs, marker_funcs_get(m));
 	if (!m->nr_sites++)
 		raw_notifier_call_chain(&marker_notifier, MARKER_ADD, m);
 	/* Join the other sites: a batch moves them all at its commit. */
@@ -643,6 +663,7 @@ static void marker_site_remove(struct marker_site *site)
 	if (!m)
 		return;
 	list_del(&site->node);
+	RCU_INIT_POINTER(site->funcs, NULL);
 	WRITE_ONCE(site->marker, NULL);
 	if (!--m->nr_sites)
 		raw_notifier_call_chain(&marker_notifier, MARKER_REMOVE, m);

@@ -19,8 +19,10 @@
  * static_call-style trampoline that is patched to jump to the probe.
  * With several, the trampoline jumps to an iterator over an RCU-protected
  * array, which calls each probe in registration order.  Probes run with
- * preemption disabled and must not sleep; a marker hit from a probe on
- * the same CPU and in the same context is dropped, not recursed into.
+ * preemption disabled and must not sleep.  A site carries no recursion
+ * guard, as a tracepoint carries none: the entry DEFINE_MARKER_PROBE()
+ * builds drops a marker hit from a probe on the same CPU and in the same
+ * context.
  *
  * Sites sharing a name must share the format; a site whose format differs
  * from the marker's, or uses an unsupported conversion, is reported and
@@ -108,16 +110,23 @@ struct marker_probe {
  * DEFINE_MARKER_PROBE - define a struct marker_probe from a va_list body
  * @name: name of the struct marker_probe object
  * @fn: void fn(void *data, const struct marker *m, va_list *args)
+ *
+ * The generated entry drops a marker hit from @fn on the same CPU and in
+ * the same context (see marker_recursion_enter()).
  */
 #define DEFINE_MARKER_PROBE(name, fn)					\
 	static void __marker_call_##name(void *data,			\
 					 const struct marker *m, ...)	\
 	{								\
+		unsigned int bit = marker_recursion_enter();		\
 		va_list args;						\
 									\
+		if (!bit)						\
+			return;						\
 		va_start(args, m);					\
 		fn(data, m, &args);					\
 		va_end(args);						\
+		marker_recursion_exit(bit);				\
 	}								\
 	static const struct marker_probe name = {			\
 		.call	= __marker_call_##name,				\
@@ -139,11 +148,13 @@ struct marker_func {
 /**
  * struct marker_funcs - RCU-published array of connected probes
  * @rcu: frees the array after a grace period
+ * @marker: the marker the probes are connected to
  * @nr: number of probes in @f
  * @f: the probes, in registration order
  */
 struct marker_funcs {
 	struct rcu_head rcu;
+	struct marker *marker;
 	unsigned int nr;
 	struct marker_func f[] __counted_by(nr);
 };
@@ -160,7 +171,6 @@ struct marker_funcs {
  * @list: link in the registry, under markers_mutex
  * @sites: connected sites, under markers_mutex
  * @call: function the sites' trampolines are to jump to
- * @call_data: data of the probe @call, when it is one
  * @live: function the trampolines jump to now (differs from @call only
  *	while a batch is open)
  * @live_data: data of the probe @live, when it is one
@@ -185,7 +195,6 @@ struct marker {
 	struct list_head list;
 	struct list_head sites;
 	void *call;
-	void *call_data;
 	void *live;
 	void *live_data;
 	bool live_enabled;
@@ -202,6 +211,7 @@ struct marker {
  * @call: static_call key of the site's trampoline
  * @tramp: address of the trampoline plus one (see __MARK_TRAMP_ASM())
  * @func: target of the call without static_call
+ * @funcs: probes of @marker, the array the site reads when hit
  * @marker: marker the site is connected to, NULL if not connected
  * @mod: module defining the site, NULL for built-in sites
  * @node: link in the marker's list of sites
@@ -216,6 +226,7 @@ struct marker_site {
 #else
 	void (*func)(void *data, const struct marker *m, ...);
 #endif
+	struct marker_funcs __rcu *funcs;
 	struct marker *marker;
 	struct module *mod;
 	struct list_head node;
@@ -253,34 +264,40 @@ void marker_sites_remove(struct marker_site *start, struct marker_site *stop);
 
 DECLARE_PER_CPU(unsigned int, marker_nesting);
 
-/*
- * Entered with the site's static branch taken: disable preemption and
- * refuse to nest within the same context on this CPU, so a probe that
- * hits a marker does not loop.  One bit per context level lets an NMI
- * or interrupt still run its own markers while a probe is interrupted.
+/**
+ * marker_recursion_enter - enter a probe unless this context is in one
+ *
+ * A per-CPU word holds one bit per context level (task, softirq, hardirq,
+ * NMI); a probe hit while a probe of the same level runs on this CPU is
+ * dropped, while an interrupt or NMI still runs its own probes.  The
+ * entry DEFINE_MARKER_PROBE() builds calls this; a probe with its own
+ * entry calls it too, or relies on a guard of its own, as the ring
+ * buffer's for the markers trace events.
+ *
+ * Context: Probe entry, preemption disabled.
+ * Return: a bit to pass to marker_recursion_exit(), 0 to drop the hit.
  */
-static __always_inline unsigned int __marker_enter(void)
+static __always_inline unsigned int marker_recursion_enter(void)
 {
-	unsigned int bit;
+	unsigned int bit = 1U << interrupt_context_level();
 
-	preempt_disable_notrace();
-	bit = 1U << interrupt_context_level();
-	if (unlikely(__this_cpu_read(marker_nesting) & bit)) {
-		preempt_enable_notrace();
+	if (unlikely(__this_cpu_read(marker_nesting) & bit))
 		return 0;
-	}
 	this_cpu_or(marker_nesting, bit);
-	/* Paired with the barrier() in __marker_exit(). */
+	/* Paired with the barrier() in marker_recursion_exit(). */
 	barrier();
 	return bit;
 }
 
-static __always_inline void __marker_exit(unsigned int bit)
+/**
+ * marker_recursion_exit - leave a probe entered with marker_recursion_enter()
+ * @bit: its return value, not 0
+ */
+static __always_inline void marker_recursion_exit(unsigned int bit)
 {
-	/* Paired with the barrier() in __marker_enter(). */
+	/* Paired with the barrier() in marker_recursion_enter(). */
 	barrier();
 	this_cpu_and(marker_nesting, ~bit);
-	preempt_enable_notrace();
 }
 
 /* Never called: lets the compiler check the format against the args. */
@@ -291,18 +308,18 @@ static inline __printf(1, 2) void __mark_check_format(const char *fmt, ...)
 /*
  * Marker and data of the first probe, for a direct call.  When several
  * probes are connected the iterator ignores @data and walks the array.
+ * Each site holds its own pointer to the array, so a hit reads one
+ * pointer before the probe's data, as a tracepoint does.
  */
 static __always_inline bool __marker_get(const struct marker_site *site,
 					 const struct marker **m, void **data)
 {
 	struct marker_funcs *funcs;
 
-	*m = READ_ONCE(site->marker);
-	if (unlikely(!*m))
-		return false;
-	funcs = rcu_dereference_sched((*m)->funcs);
+	funcs = rcu_dereference_sched(site->funcs);
 	if (unlikely(!funcs))
 		return false;
+	*m = funcs->marker;
 	*data = funcs->f[0].data;
 	return true;
 }
@@ -356,6 +373,22 @@ static __always_inline bool __marker_get(const struct marker_site *site,
 
 #endif /* CONFIG_MARKERS_DIRECT_CALL */
 
+/*
+ * The out-of-line part of a site, entered with its static branch taken:
+ * like a tracepoint, disable preemption (the probe array is read under
+ * RCU-sched) and call the trampoline with the first probe's data.
+ */
+#define __MARK_HIT(site, tramp, args...)				\
+do {									\
+	const struct marker *__m;					\
+	void *__data;							\
+									\
+	preempt_disable_notrace();					\
+	if (__marker_get(site, &__m, &__data))				\
+		__MARK_DO_CALL(*(site), tramp, __m, __data, ##args);	\
+	preempt_enable_notrace();					\
+} while (0)
+
 #define __MARK(_name, _tramp, _fmt, args...)				\
 do {									\
 	enum { __PASTE(__mark_name_is_an_identifier_, _name) };		\
@@ -371,19 +404,8 @@ do {									\
 	asm volatile(__MARK_TRAMP_ASM(_tramp));				\
 	if (0)								\
 		__mark_check_format(_fmt, ##args);			\
-	if (static_branch_unlikely(&__mark_site.key)) {			\
-		unsigned int __bit = __marker_enter();			\
-									\
-		if (__bit) {						\
-			const struct marker *__m;			\
-			void *__data;					\
-									\
-			if (__marker_get(&__mark_site, &__m, &__data))	\
-				__MARK_DO_CALL(__mark_site, _tramp, __m,	\
-					       __data, ##args);		\
-			__marker_exit(__bit);				\
-		}							\
-	}								\
+	if (static_branch_unlikely(&__mark_site.key))			\
+		__MARK_HIT(&__mark_site, _tramp, ##args);		\
 } while (0)
 
 /**

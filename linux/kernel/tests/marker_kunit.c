@@ -406,18 +406,8 @@ static noinline void mk_emit_tramps(void)
 /* What MARK() expands to, for a simulated site. */
 #define MK_HIT(site, tramp, args...)					\
 do {									\
-	if (static_branch_unlikely(&(site)->key)) {			\
-		unsigned int __bit = __marker_enter();			\
-		const struct marker *__m;				\
-		void *__data;						\
-									\
-		if (__bit) {						\
-			if (__marker_get(site, &__m, &__data))		\
-				__MARK_DO_CALL(*(site), tramp, __m,	\
-					       __data, ##args);		\
-			__marker_exit(__bit);				\
-		}							\
-	}								\
+	if (static_branch_unlikely(&(site)->key))			\
+		__MARK_HIT(site, tramp, ##args);			\
 } while (0)
 
 static unsigned int mk_events[2];

@@ -37,6 +37,7 @@
 #include <linux/ctype.h>
 #include <linux/glob.h>
 #include <linux/jump_label_txn.h>
+#include <linux/log2.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -68,14 +69,19 @@
  * @type: enum marker_arg_type
  * @conv: conversion character of the format ('d', 'x', 's'...)
  * @alt: the conversion has the '#' flag
+ * @width: bytes a store of the field writes: its size plus the padding
+ *	up to the next field, when that makes a 1, 2, 4 or 8 byte store
  * @offset: offset of the field in the record
+ * @mask: the bits of an argument register the field keeps
  */
 struct tm_arg {
 	char name[TM_NAME_LEN];
 	u8 type;
 	char conv;
 	bool alt;
+	u8 width;
 	u16 offset;
+	u64 mask;
 };
 
 /**
@@ -86,6 +92,11 @@ struct tm_arg {
  * @format: the marker format the fields come from
  * @size: size of the fixed part of a record, trace_entry included
  * @nr_args: number of entries in @args
+ * @has_str: a field is a %s string, copied before the record is reserved
+ * @regs: the probes take the arguments as named parameters (see
+ *	tm_ftrace_regs())
+ * @clear: some padding is not covered by the fields' stores; clear the
+ *	record before filling it
  * @gone: the marker lost its sites; remove the event once disabled
  * @args: the fields
  */
@@ -96,6 +107,9 @@ struct tm_event {
 	const char *format;
 	unsigned int size;
 	unsigned int nr_args;
+	bool has_str;
+	bool regs;
+	bool clear;
 	bool gone;
 	struct tm_arg args[MARKER_MAX_ARGS];
 };
@@ -147,9 +161,82 @@ static unsigned int tm_copy_str(char *dst, const char *src, unsigned int room)
 	return len < 0 ? room : len + 1;
 }
 
+/* The next argument of a hit, as the bits its field stores. */
+static __always_inline u64 tm_fetch(u8 type, va_list *args)
+{
+	switch (type) {
+	case MARKER_ARG_S32:
+	case MARKER_ARG_U32:
+		return va_arg(*args, unsigned int);
+	case MARKER_ARG_CHAR:
+		return (u8)va_arg(*args, int);
+	case MARKER_ARG_LONG:
+	case MARKER_ARG_ULONG:
+		return va_arg(*args, unsigned long);
+	case MARKER_ARG_SSIZE:
+	case MARKER_ARG_SIZE:
+		return va_arg(*args, size_t);
+	case MARKER_ARG_PTR:
+		return (unsigned long)va_arg(*args, void *);
+	default:
+		return va_arg(*args, unsigned long long);
+	}
+}
+
 /*
- * Fetch the arguments of one hit in @v: fixed values and, for %s, a
- * bounded copy into this context's scratch buffer.
+ * Store @val, zero-extended to @width bytes, at @p.  Most stores are of
+ * 8 bytes: 64-bit fields and 32-bit ones followed by padding.
+ */
+static __always_inline void tm_store(void *p, unsigned int width, u64 val)
+{
+	if (likely(width == sizeof(u64))) {
+		*(u64 *)p = val;
+		return;
+	}
+	switch (width) {
+	case 1:
+		*(u8 *)p = val;
+		break;
+	case 2:
+		*(u16 *)p = val;
+		break;
+	case 4:
+		*(u32 *)p = val;
+		break;
+	default:
+		*(u64 *)p = val;
+		break;
+	}
+}
+
+static __always_inline void tm_clear(const struct tm_event *ev, void *rec)
+{
+	if (ev->clear)
+		memset(rec + sizeof(struct trace_entry), 0,
+		       ev->size - sizeof(struct trace_entry));
+}
+
+/*
+ * Fill @rec, whose trace_entry is filled, with the arguments of a hit of
+ * an event without strings: nothing is staged, each argument is stored
+ * once, together with the padding after it.
+ */
+static void tm_record(const struct tm_event *ev, va_list *args, void *rec)
+{
+	unsigned int i;
+
+	tm_clear(ev, rec);
+	for (i = 0; i < ev->nr_args; i++) {
+		const struct tm_arg *a = &ev->args[i];
+
+		tm_store(rec + a->offset, a->width, tm_fetch(a->type, args));
+	}
+}
+
+/*
+ * Events with strings: fetch the arguments of one hit in @v first, with
+ * a bounded copy of each string into this context's scratch buffer, so
+ * that the record can be reserved at its size.
  */
 static void tm_gather(const struct tm_event *ev, va_list *args,
 		      struct tm_values *v)
@@ -157,47 +244,17 @@ static void tm_gather(const struct tm_event *ev, va_list *args,
 	char *buf = NULL;
 	unsigned int i, used = 0;
 
-	v->dyn = 0;
 	for (i = 0; i < ev->nr_args; i++) {
-		switch (ev->args[i].type) {
-		case MARKER_ARG_S32:
-		case MARKER_ARG_CHAR:
-			v->val[i] = (s64)va_arg(*args, int);
-			break;
-		case MARKER_ARG_U32:
-			v->val[i] = va_arg(*args, unsigned int);
-			break;
-		case MARKER_ARG_LONG:
-			v->val[i] = (s64)va_arg(*args, long);
-			break;
-		case MARKER_ARG_ULONG:
-			v->val[i] = va_arg(*args, unsigned long);
-			break;
-		case MARKER_ARG_S64:
-			v->val[i] = (s64)va_arg(*args, long long);
-			break;
-		case MARKER_ARG_U64:
-			v->val[i] = va_arg(*args, unsigned long long);
-			break;
-		case MARKER_ARG_SSIZE:
-			v->val[i] = (s64)va_arg(*args, ssize_t);
-			break;
-		case MARKER_ARG_SIZE:
-			v->val[i] = va_arg(*args, size_t);
-			break;
-		case MARKER_ARG_PTR:
-			v->val[i] = (unsigned long)va_arg(*args, void *);
-			break;
-		case MARKER_ARG_STR:
-			if (!buf)
-				buf = this_cpu_ptr(tm_scratch)->buf[interrupt_context_level()];
-			v->str[i] = buf + used;
-			v->len[i] = tm_copy_str(buf + used,
-						va_arg(*args, const char *),
-						TM_STR_ROOM - used);
-			used += v->len[i];
-			break;
+		if (ev->args[i].type != MARKER_ARG_STR) {
+			v->val[i] = tm_fetch(ev->args[i].type, args);
+			continue;
 		}
+		if (!buf)
+			buf = this_cpu_ptr(tm_scratch)->buf[interrupt_context_level()];
+		v->str[i] = buf + used;
+		v->len[i] = tm_copy_str(buf + used, va_arg(*args, const char *),
+					TM_STR_ROOM - used);
+		used += v->len[i];
 	}
 	v->dyn = used;
 }
@@ -208,36 +265,34 @@ static void tm_fill(const struct tm_event *ev, const struct tm_values *v,
 {
 	unsigned int i, dyn = ev->size;
 
-	memset(rec + sizeof(struct trace_entry), 0,
-	       ev->size - sizeof(struct trace_entry));
+	tm_clear(ev, rec);
 	for (i = 0; i < ev->nr_args; i++) {
-		void *p = rec + ev->args[i].offset;
+		const struct tm_arg *a = &ev->args[i];
+		void *p = rec + a->offset;
 
-		switch (ev->args[i].type) {
-		case MARKER_ARG_CHAR:
-			*(char *)p = v->val[i];
-			break;
-		case MARKER_ARG_S32:
-		case MARKER_ARG_U32:
-			*(u32 *)p = v->val[i];
-			break;
-		case MARKER_ARG_STR:
-			*(u32 *)p = (u32)v->len[i] << 16 | dyn;
-			memcpy(rec + dyn, v->str[i], v->len[i]);
-			dyn += v->len[i];
-			break;
-		default:
-			*(u64 *)p = v->val[i];
-			break;
+		if (a->type != MARKER_ARG_STR) {
+			tm_store(p, a->width, v->val[i]);
+			continue;
 		}
+		tm_store(p, a->width, (u32)v->len[i] << 16 | dyn);
+		memcpy(rec + dyn, v->str[i], v->len[i]);
+		dyn += v->len[i];
 	}
 }
 
-static void tm_ftrace_vcall(void *data, const struct marker *m,
-			    va_list *args)
+/* Reserve a record of @size for @file, unless its trigger says to skip. */
+static __always_inline void *tm_ftrace_reserve(struct trace_event_file *file,
+					       struct trace_event_buffer *fbuffer,
+					       unsigned int size)
 {
-	struct trace_event_file *file = data;
-	struct tm_event *ev = tm_from_call(file->event_call);
+	if (trace_trigger_soft_disabled(file))
+		return NULL;
+	return trace_event_buffer_reserve(fbuffer, file, size);
+}
+
+static noinline void tm_ftrace_str(struct trace_event_file *file,
+				   const struct tm_event *ev, va_list *args)
+{
 	struct trace_event_buffer fbuffer;
 	struct tm_values v;
 	void *rec;
@@ -252,35 +307,200 @@ static void tm_ftrace_vcall(void *data, const struct marker *m,
 	trace_event_buffer_commit(&fbuffer);
 }
 
-DEFINE_MARKER_PROBE(tm_ftrace_probe, tm_ftrace_vcall);
+static void tm_ftrace_vcall(void *data, const struct marker *m,
+			    va_list *args)
+{
+	struct trace_event_file *file = data;
+	struct tm_event *ev = tm_from_call(file->event_call);
+	struct trace_event_buffer fbuffer;
+	void *rec;
+
+	if (ev->has_str) {
+		tm_ftrace_str(file, ev, args);
+		return;
+	}
+	rec = tm_ftrace_reserve(file, &fbuffer, ev->size);
+	if (!rec)
+		return;
+	tm_record(ev, args, rec);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/*
+ * Events of at most TM_REG_ARGS arguments and no string are recorded
+ * straight from the argument registers when the sites call their probe
+ * directly (CONFIG_MARKERS_DIRECT_CALL, x86-64 only): a variadic call
+ * passes its first six integer arguments where a call with named
+ * parameters does, so the probe needs no va_list.  The bits of a
+ * register above its argument's size are undefined; @mask drops them.
+ * With several probes the iterator calls the va_list entry instead.
+ */
+#define TM_REG_ARGS	4
+
+static __always_inline void tm_put(const struct tm_arg *a, void *rec,
+				   unsigned long reg)
+{
+	tm_store(rec + a->offset, a->width, reg & a->mask);
+}
+
+static __always_inline void tm_put_regs(const struct tm_event *ev,
+					void *rec, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3)
+{
+	tm_clear(ev, rec);
+	switch (ev->nr_args) {
+	case 4:
+		tm_put(&ev->args[3], rec, a3);
+		fallthrough;
+	case 3:
+		tm_put(&ev->args[2], rec, a2);
+		fallthrough;
+	case 2:
+		tm_put(&ev->args[1], rec, a1);
+		fallthrough;
+	case 1:
+		tm_put(&ev->args[0], rec, a0);
+	}
+}
+
+static void tm_ftrace_regs(void *data, const struct marker *m,
+			   unsigned long a0, unsigned long a1,
+			   unsigned long a2, unsigned long a3)
+{
+	struct trace_event_file *file = data;
+	struct tm_event *ev = tm_from_call(file->event_call);
+	struct trace_event_buffer fbuffer;
+	void *rec = tm_ftrace_reserve(file, &fbuffer, ev->size);
+
+	if (!rec)
+		return;
+	tm_put_regs(ev, rec, a0, a1, a2, a3);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/*
+ * The probes of the events have no marker_recursion_enter(): the ring
+ * buffer and perf keep per-context recursion guards of their own, as for
+ * the events of tracepoints.  A hit nested in a probe that is guarded is
+ * still recorded.
+ */
+#define TM_DEFINE_PROBE(name, fn)					\
+	static void name##_call(void *data, const struct marker *m, ...) \
+	{								\
+		va_list args;						\
+									\
+		va_start(args, m);					\
+		fn(data, m, &args);					\
+		va_end(args);						\
+	}								\
+	static const struct marker_probe name = {			\
+		.call	= name##_call,					\
+		.vcall	= fn,						\
+	}
+
+TM_DEFINE_PROBE(tm_ftrace_probe, tm_ftrace_vcall);
+
+static const struct marker_probe tm_ftrace_probe_regs = {
+	.call	= (void *)tm_ftrace_regs,
+	.vcall	= tm_ftrace_vcall,
+};
 
 #ifdef CONFIG_PERF_EVENTS
+/* perf prepends a u32 size to the record; keep the sample u64 aligned. */
+static __always_inline int tm_perf_size(const struct tm_event *ev,
+					unsigned int dyn)
+{
+	return ALIGN(ev->size + dyn + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+static __always_inline void *tm_perf_alloc(const struct tm_event *ev,
+					   unsigned int dyn,
+					   struct pt_regs **regs, int *rctx)
+{
+	void *rec = perf_trace_buf_alloc(tm_perf_size(ev, dyn), regs, rctx);
+
+	if (rec)
+		perf_fetch_caller_regs(*regs);
+	return rec;
+}
+
+static __always_inline void tm_perf_submit(const struct tm_event *ev,
+					   unsigned int dyn, void *rec,
+					   struct pt_regs *regs, int rctx,
+					   struct hlist_head *head)
+{
+	perf_trace_buf_submit(rec, tm_perf_size(ev, dyn), rctx,
+			      ev->call.event.type, 1, regs, head, NULL);
+}
+
 static void tm_perf_vcall(void *data, const struct marker *m, va_list *args)
 {
 	struct tm_event *ev = data;
 	struct hlist_head *head;
 	struct pt_regs *regs;
 	struct tm_values v;
-	int size, rctx;
+	int rctx;
 	void *rec;
 
 	head = this_cpu_ptr(ev->call.perf_events);
 	if (hlist_empty(head))
 		return;
-	tm_gather(ev, args, &v);
-	/* perf prepends a u32 size; keep the sample u64 aligned. */
-	size = ALIGN(ev->size + v.dyn + sizeof(u32), sizeof(u64));
-	size -= sizeof(u32);
-	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	v.dyn = 0;
+	if (ev->has_str)
+		tm_gather(ev, args, &v);
+	rec = tm_perf_alloc(ev, v.dyn, &regs, &rctx);
 	if (!rec)
 		return;
-	perf_fetch_caller_regs(regs);
-	tm_fill(ev, &v, rec);
-	perf_trace_buf_submit(rec, size, rctx, ev->call.event.type, 1, regs,
-			      head, NULL);
+	if (ev->has_str)
+		tm_fill(ev, &v, rec);
+	else
+		tm_record(ev, args, rec);
+	tm_perf_submit(ev, v.dyn, rec, regs, rctx, head);
 }
 
-DEFINE_MARKER_PROBE(tm_perf_probe, tm_perf_vcall);
+TM_DEFINE_PROBE(tm_perf_probe, tm_perf_vcall);
+
+static void tm_perf_regs(void *data, const struct marker *m,
+			 unsigned long a0, unsigned long a1,
+			 unsigned long a2, unsigned long a3)
+{
+	struct tm_event *ev = data;
+	struct hlist_head *head;
+	struct pt_regs *regs;
+	int rctx;
+	void *rec;
+
+	head = this_cpu_ptr(ev->call.perf_events);
+	if (hlist_empty(head))
+		return;
+	rec = tm_perf_alloc(ev, 0, &regs, &rctx);
+	if (!rec)
+		return;
+	tm_put_regs(ev, rec, a0, a1, a2, a3);
+	tm_perf_submit(ev, 0, rec, regs, rctx, head);
+}
+
+static const struct marker_probe tm_perf_probe_regs = {
+	.call	= (void *)tm_perf_regs,
+	.vcall	= tm_perf_vcall,
+};
+#endif
+
+/*
+ * The probes of @ev.  An event keeps the same probe while it exists:
+ * @regs is fixed when it is laid out.
+ */
+static const struct marker_probe *tm_ftrace(const struct tm_event *ev)
+{
+	return ev->regs ? &tm_ftrace_probe_regs : &tm_ftrace_probe;
+}
+
+#ifdef CONFIG_PERF_EVENTS
+static const struct marker_probe *tm_perf(const struct tm_event *ev)
+{
+	return ev->regs ? &tm_perf_probe_regs : &tm_perf_probe;
+}
 #endif
 
 /* Called by the tracing core with event_mutex held. */
@@ -292,17 +512,17 @@ static int tm_reg(struct trace_event_call *call, enum trace_reg type,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return marker_probe_register(name, ev->format,
-					     &tm_ftrace_probe, data);
+		return marker_probe_register(name, ev->format, tm_ftrace(ev),
+					     data);
 	case TRACE_REG_UNREGISTER:
-		marker_probe_unregister(name, &tm_ftrace_probe, data);
+		marker_probe_unregister(name, tm_ftrace(ev), data);
 		break;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return marker_probe_register(name, ev->format,
-					     &tm_perf_probe, ev);
+		return marker_probe_register(name, ev->format, tm_perf(ev),
+					     ev);
 	case TRACE_REG_PERF_UNREGISTER:
-		marker_probe_unregister(name, &tm_perf_probe, ev);
+		marker_probe_unregister(name, tm_perf(ev), ev);
 		break;
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
@@ -545,8 +765,24 @@ static void tm_layout(struct tm_event *ev)
 		off = ALIGN(off, size);
 		ev->args[i].offset = off;
 		off += size;
+		ev->has_str |= ev->args[i].type == MARKER_ARG_STR;
 	}
 	ev->size = off;
+	/* Let each store cover the padding after its field. */
+	for (i = 0; i < ev->nr_args; i++) {
+		struct tm_arg *a = &ev->args[i];
+		unsigned int end = i + 1 < ev->nr_args ? a[1].offset : off;
+		unsigned int span = end - a->offset;
+
+		a->width = tm_field_size(a->type);
+		a->mask = GENMASK_ULL(a->width * BITS_PER_BYTE - 1, 0);
+		if (is_power_of_2(span) && span <= sizeof(u64))
+			a->width = span;
+		else
+			ev->clear = true;
+	}
+	ev->regs = IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) && !ev->has_str &&
+		   ev->nr_args <= TM_REG_ARGS;
 }
 
 static const char *tm_print_spec(const struct tm_arg *a)

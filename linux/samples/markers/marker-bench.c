@@ -242,6 +242,8 @@ BENCH_LOOP(copy_pr_debug_off, BENCH_COPY; B_PR_DEBUG)
 
 /* Case on: each marker gets its own probe set. */
 BENCH_LOOP(on_empty, MARK(bench_on_empty, "%d %p", (int)i, &bench_sink_int))
+BENCH_LOOP(on_variadic, MARK(bench_on_variadic, "%d %p", (int)i, &bench_sink_int))
+BENCH_LOOP(on_guarded, MARK(bench_on_guarded, "%d %p", (int)i, &bench_sink_int))
 BENCH_LOOP(on_two, MARK(bench_on_two, "%d %p", (int)i, &bench_sink_int))
 BENCH_LOOP(on_direct, MARK(bench_on_direct, "%d %p", (int)i, &bench_sink_int))
 BENCH_LOOP(on_va, MARK(bench_on_va, "%d %p", (int)i, &bench_sink_int))
@@ -355,7 +357,17 @@ static void bench_run_cases(const struct bench_case *bc, unsigned int nr)
 		bench_run_case(&bc[i]);
 }
 
-/* Case on: the probes. */
+/*
+ * Case on: the probes.  The empty probe takes the marker's arguments as
+ * named parameters, as the tracepoint's empty probe does (see
+ * bench_probe_direct_fn() below); the variadic one shows what a variadic
+ * entry adds.
+ */
+static void bench_probe_empty_fn(void *data, const struct marker *m,
+				 int nr, const void *ptr)
+{
+}
+
 static void bench_probe_empty_call(void *data, const struct marker *m, ...)
 {
 }
@@ -366,9 +378,17 @@ static void bench_probe_empty_vcall(void *data, const struct marker *m,
 }
 
 static const struct marker_probe bench_probe_empty = {
+	.call	= (void *)bench_probe_empty_fn,
+	.vcall	= bench_probe_empty_vcall,
+};
+
+static const struct marker_probe bench_probe_variadic = {
 	.call	= bench_probe_empty_call,
 	.vcall	= bench_probe_empty_vcall,
 };
+
+/* The same body behind the recursion-guarded entry of DEFINE_MARKER_PROBE(). */
+DEFINE_MARKER_PROBE(bench_probe_guarded, bench_probe_empty_vcall);
 
 static void bench_probe_read_va(void *data, const struct marker *m,
 				va_list *args)
@@ -430,6 +450,10 @@ struct bench_on_case {
 static const struct bench_on_case bench_on_cases[] = {
 	{ "mark_1probe_empty", "bench_on_empty", &bench_probe_empty,
 	  bench_loop_on_empty },
+	{ "mark_1probe_empty_variadic", "bench_on_variadic",
+	  &bench_probe_variadic, bench_loop_on_variadic },
+	{ "mark_1probe_guarded", "bench_on_guarded", &bench_probe_guarded,
+	  bench_loop_on_guarded },
 	{ "mark_1probe_direct_args", "bench_on_direct", &bench_probe_direct,
 	  bench_loop_on_direct },
 	{ "mark_1probe_va_list", "bench_on_va", &bench_probe_va,

@@ -9,7 +9,10 @@
  * a sequence number) N times from a hard and N times from a soft hrtimer,
  * and returns once both have run.  Reading <debugfs>/marker-example/strings
  * hits example_str ("%d %s") with three bad strings: NULL, an address
- * nothing maps, and 512 bytes without a terminating NUL.  While no probe
+ * nothing maps, and 512 bytes without a terminating NUL.  Reading
+ * <debugfs>/marker-example/values hits example_packed ("%c %d %c %lld")
+ * and example_wide ("%c %d %c %lld %u %lx") with fixed values, negative
+ * ones and chars next to wider fields included.  While no probe
  * is connected each site is a single NOP.  See probe-example.c for the
  * probe side.
  */
@@ -103,6 +106,23 @@ static ssize_t example_strings_read(struct file *file, char __user *buf,
 	return 0;
 }
 
+static ssize_t example_values_read(struct file *file, char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	if (*ppos)
+		return 0;
+	MARK(example_packed, "%c %d %c %lld", 'a', -5, 'z', -1234567890123LL);
+	MARK(example_wide, "%c %d %c %lld %u %lx", 'b', -6, 'y', -9876543210LL,
+	     4000000000U, 0xdeadbeefUL);
+	return 0;
+}
+
+static const struct file_operations example_values_fops = {
+	.owner	= THIS_MODULE,
+	.read	= example_values_read,
+	.llseek	= noop_llseek,
+};
+
 static const struct file_operations example_strings_fops = {
 	.owner	= THIS_MODULE,
 	.read	= example_strings_read,
@@ -155,6 +175,8 @@ static int __init example_init(void)
 	debugfs_create_file("irq", 0200, example_dir, NULL, &example_irq_fops);
 	debugfs_create_file("strings", 0400, example_dir, NULL,
 			    &example_strings_fops);
+	debugfs_create_file("values", 0400, example_dir, NULL,
+			    &example_values_fops);
 	return 0;
 }
 

@@ -28,15 +28,6 @@ ME=$T/markers_enable
 EV=$T/events/markers
 TMP=
 
-load() {
-	modprobe marker-example 2>/dev/null && return 0
-	[ -n "$MARKERS_MODDIR" ] && insmod "$MARKERS_MODDIR/marker-example.ko"
-}
-
-loaded() {
-	grep -q "^marker_example " /proc/modules
-}
-
 cleanup() {
 	echo '!*' > $ME 2>/dev/null
 	for f in $EV/*/filter; do
@@ -44,7 +35,7 @@ cleanup() {
 	done
 	echo 1 > $T/options/hash-ptr
 	echo > $T/trace
-	loaded && rmmod marker_example
+	loaded marker-example && unload marker-example
 	[ -n "$TMP" ] && rm -rf "$TMP"
 }
 
@@ -121,25 +112,10 @@ snapshot() {
 
 ktap_print_header
 
-if [ "$(id -u)" -ne 0 ]; then
-	ktap_skip_all "must run as root"
-	exit "$KSFT_SKIP"
-fi
-mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
-mountpoint -q $T || mount -t tracefs nodev $T
-if [ ! -e $ME ] || [ ! -r $STATS ]; then
-	ktap_skip_all "no markers_enable or static_keys_stats: kernel without CONFIG_MARKERS_TRACE"
-	exit "$KSFT_SKIP"
-fi
-if ! command -v python3 > /dev/null; then
-	ktap_skip_all "python3 not installed (checks the errno of each write)"
-	exit "$KSFT_SKIP"
-fi
-loaded && rmmod marker_example
-if ! load; then
-	ktap_skip_all "marker-example module missing (CONFIG_SAMPLE_MARKERS)"
-	exit "$KSFT_SKIP"
-fi
+markers_require_trace
+markers_require_python "checks the errno of each write"
+markers_require_modules marker-example
+load marker-example
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# the helper runs as nobody too
 trap cleanup EXIT

@@ -11,27 +11,12 @@
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
+. "$DIR/markers_lib.sh"
 
 DEBUGFS=/sys/kernel/debug
 LIST=$DEBUGFS/markers
 TRIGGER=$DEBUGFS/marker-example/trigger
 COUNTS=$DEBUGFS/probe-example/counts
-
-load() {
-	local mod=$1
-
-	shift
-	modprobe "$mod" "$@" 2>/dev/null && return 0
-	[ -n "$MARKERS_MODDIR" ] && insmod "$MARKERS_MODDIR/$mod.ko" "$@"
-}
-
-unload() {
-	rmmod "$1" 2>/dev/null || rmmod "${1//-/_}"
-}
-
-loaded() {
-	grep -q "^${1//-/_} " /proc/modules
-}
 
 cleanup() {
 	loaded probe-example && unload probe-example
@@ -68,24 +53,10 @@ hit() {
 
 ktap_print_header
 
-if [ "$(id -u)" -ne 0 ]; then
-	ktap_skip_all "must run as root"
-	exit "$KSFT_SKIP"
-fi
+[ "$(id -u)" -eq 0 ] || markers_skip_all "must run as root"
 mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
-if [ ! -e "$LIST" ]; then
-	ktap_skip_all "no $LIST: kernel without CONFIG_MARKERS"
-	exit "$KSFT_SKIP"
-fi
-cleanup
-if ! load marker-example || ! unload marker-example; then
-	ktap_skip_all "marker-example module missing (CONFIG_SAMPLE_MARKERS)"
-	exit "$KSFT_SKIP"
-fi
-if ! load probe-example || ! unload probe-example; then
-	ktap_skip_all "probe-example module missing (CONFIG_SAMPLE_MARKERS)"
-	exit "$KSFT_SKIP"
-fi
+[ -e "$LIST" ] || markers_skip_all "no $LIST: kernel without CONFIG_MARKERS"
+markers_require_modules marker-example probe-example
 trap cleanup EXIT
 
 ktap_set_plan 10

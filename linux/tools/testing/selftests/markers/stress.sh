@@ -35,19 +35,6 @@ MODS="marker-example probe-example marker-many"
 TMP=
 BUF_KB=
 
-load() {
-	modprobe "$1" 2>/dev/null && return 0
-	[ -n "$MARKERS_MODDIR" ] && insmod "$MARKERS_MODDIR/$1.ko"
-}
-
-unload() {
-	rmmod "${1//-/_}" 2>/dev/null
-}
-
-loaded() {
-	grep -q "^${1//-/_} " /proc/modules
-}
-
 reset_tracing() {
 	echo '!*' > $T/markers_enable 2>/dev/null
 	echo 0 > $EV/enable 2>/dev/null
@@ -165,27 +152,9 @@ recorded() {
 
 ktap_print_header
 
-if [ "$(id -u)" -ne 0 ]; then
-	ktap_skip_all "must run as root"
-	exit "$KSFT_SKIP"
-fi
-mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
-mountpoint -q $T || mount -t tracefs nodev $T
-if [ ! -e $T/markers_enable ] || [ ! -r $STATS ]; then
-	ktap_skip_all "no markers_enable or static_keys_stats: kernel without CONFIG_MARKERS_TRACE"
-	exit "$KSFT_SKIP"
-fi
-if ! command -v python3 > /dev/null; then
-	ktap_skip_all "python3 not installed (drives the marker sites)"
-	exit "$KSFT_SKIP"
-fi
-for m in $MODS; do
-	loaded "$m" && unload "$m"
-	if ! load "$m" || ! unload "$m"; then
-		ktap_skip_all "$m module missing (CONFIG_SAMPLE_MARKERS)"
-		exit "$KSFT_SKIP"
-	fi
-done
+markers_require_trace
+markers_require_python "drives the marker sites"
+markers_require_modules $MODS
 TMP=$(mktemp -d)
 write_firer
 # "7 (expanded: 1408)" until the buffer is first used

@@ -23,19 +23,6 @@ EV=$T/events/markers
 INST=$T/instances/markers_selftest
 TMP=
 
-load() {
-	modprobe marker-example 2>/dev/null && return 0
-	[ -n "$MARKERS_MODDIR" ] && insmod "$MARKERS_MODDIR/marker-example.ko"
-}
-
-unload() {
-	rmmod marker_example 2>/dev/null
-}
-
-loaded() {
-	grep -q "^marker_example " /proc/modules
-}
-
 reset_tracing() {
 	echo 0 > $T/tracing_on
 	echo '!*' > $T/markers_enable 2>/dev/null
@@ -58,7 +45,7 @@ reset_tracing() {
 cleanup() {
 	reset_tracing
 	[ -d "$INST" ] && rmdir "$INST"
-	loaded && unload
+	loaded marker-example && unload marker-example
 	[ -n "$TMP" ] && rm -rf "$TMP"
 }
 
@@ -81,26 +68,14 @@ field() {
 
 ktap_print_header
 
-if [ "$(id -u)" -ne 0 ]; then
-	ktap_skip_all "must run as root"
-	exit "$KSFT_SKIP"
-fi
-mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
-mountpoint -q $T || mount -t tracefs nodev $T
-if [ ! -e $T/markers_enable ]; then
-	ktap_skip_all "no $T/markers_enable: kernel without CONFIG_MARKERS_TRACE"
-	exit "$KSFT_SKIP"
-fi
-loaded && unload
-if ! load; then
-	ktap_skip_all "marker-example module missing (CONFIG_SAMPLE_MARKERS)"
-	exit "$KSFT_SKIP"
-fi
+markers_require_trace
+markers_require_modules marker-example
+load marker-example
 TMP=$(mktemp -d)
 trap cleanup EXIT
 reset_tracing
 
-ktap_set_plan 13
+ktap_set_plan 14
 
 test_files() {
 	local f
@@ -178,6 +153,39 @@ test_bad_strings() {
 ktap_test_result "NULL, unmapped and unterminated strings recorded bounded" \
 	test_bad_strings
 
+# marker-example's values file hits a 4-argument marker (recorded from
+# the argument registers) and a 6-argument one (through the va_list),
+# chars and ints next to wider fields; enabled in an instance too, the
+# 4-argument one goes through the iterator and the va_list as well
+test_values() {
+	local f want1 want2
+
+	[ -r $DEBUGFS/marker-example/values ] || { echo "# no values file"; return 1; }
+	want1=' example_packed: arg0=a arg1=-5 arg2=z arg3=-1234567890123$'
+	want2=' example_wide: arg0=b arg1=-6 arg2=y arg3=-9876543210 arg4=4000000000 arg5=deadbeef$'
+	mkdir $INST || return 1
+	echo > $T/trace
+	for f in $EV/example_packed $EV/example_wide; do
+		echo 1 > $f/enable
+	done
+	cat $DEBUGFS/marker-example/values
+	echo 1 > $INST/events/markers/example_packed/enable
+	cat $DEBUGFS/marker-example/values
+	echo 0 > $INST/events/markers/example_packed/enable
+	for f in $EV/example_packed $EV/example_wide; do
+		echo 0 > $f/enable
+	done
+	grep -h -o ' example_[pw][a-z]*: .*' $T/trace $INST/trace | sed 's/^/# /'
+	[ "$(grep -c -E "$want1" $T/trace)" = 2 ] &&
+		[ "$(grep -c -E "$want2" $T/trace)" = 2 ] &&
+		[ "$(grep -c -E "$want1" $INST/trace)" = 1 ]
+	f=$?
+	rmdir $INST
+	return $f
+}
+ktap_test_result "values recorded exactly from registers and from va_list" \
+	test_values
+
 test_filter() {
 	echo > $T/trace
 	echo 'arg1 == 0x20' > $EV/subsys_mark3/filter || return 1
@@ -220,16 +228,16 @@ ktap_test_result "instance buffer records on its own" test_instance
 test_unload() {
 	echo > $T/trace
 	echo 1 > $EV/subsys_mark3/enable
-	unload || return 1
+	unload marker-example || return 1
 	# Kept while enabled; records again when the module is back.
 	[ -d $EV/subsys_mark3 ] || return 1
-	load || return 1
+	load marker-example || return 1
 	hit 8
 	has $T/trace ' subsys_mark3: arg0=1 arg1=8$' || return 1
-	unload || return 1
+	unload marker-example || return 1
 	echo 0 > $EV/subsys_mark3/enable
 	wait_for test ! -d $EV/subsys_mark3 || { echo "# event stayed"; return 1; }
-	load && wait_for test -d $EV/subsys_mark3
+	load marker-example && wait_for test -d $EV/subsys_mark3
 }
 ktap_test_result "module unload and reload while enabled" test_unload
 
@@ -302,15 +310,6 @@ test_glob_many_quiet() {
 ktap_test_result "markers_enable: 512 markers, one transaction each way" \
 	test_glob_many_quiet
 
-find_perf() {
-	local p
-
-	for p in /usr/bin/perf_[0-9]* /usr/lib/linux-tools-*/perf /usr/bin/perf; do
-		[ -x "$p" ] && "$p" version >/dev/null 2>&1 && { echo "$p"; return 0; }
-	done
-	return 1
-}
-
 if ! command -v trace-cmd >/dev/null; then
 	ktap_test_skip "trace-cmd record/report (trace-cmd not installed)"
 else
@@ -325,7 +324,7 @@ else
 	ktap_test_result "trace-cmd record/report decodes fields" test_trace_cmd
 fi
 
-PERF=$(find_perf)
+PERF=$(markers_find_perf)
 if [ -z "$PERF" ]; then
 	ktap_test_skip "perf record/script (no working perf binary)"
 else
