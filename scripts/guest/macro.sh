@@ -14,7 +14,7 @@ set -u
 
 LABEL=$3
 PROBE=${4:-}
-REPS=${MACRO_REPS:-9}
+REPS=${MACRO_REPS:-21}
 # Sized for TCG: one group of 20 senders and 20 receivers exchanging 200
 # messages each (about 0.5 s of guest time, printed to the ms); 10000
 # pipe round trips.
