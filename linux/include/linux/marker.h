@@ -433,6 +433,16 @@ static inline __printf(1, 2) void __mark_check_format(const char *fmt, ...)
 {
 }
 
+/* Probes never run without markers; DEFINE_MARKER_PROBE() still builds. */
+static inline unsigned int marker_recursion_enter(void)
+{
+	return 1;
+}
+
+static inline void marker_recursion_exit(unsigned int bit)
+{
+}
+
 static inline int marker_probe_register(const char *name, const char *format,
 					const struct marker_probe *probe,
 					void *data)
