@@ -463,7 +463,6 @@ def build_unmarked():
         raise mk.HarnessError(f'{MACRO_PATCH} is not in the series')
     patch = os.path.join(mk.ROOT, 'patches', MACRO_PATCH)
     obj = os.path.join(mk.B, 'obj-unmarked')
-    shutil.rmtree(os.path.join(mk.B, 'src-unmarked'), ignore_errors=True)
     times = {f: os.stat(os.path.join(mk.SRC, f)) for f in mk.patch_files(patch)}
     mk.run(['patch', '-R', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch], cwd=mk.SRC)
     try:
