@@ -9,23 +9,29 @@
 #   make series-check  build every prefix of the series
 #   make bench         the measurements (instructions per iteration)
 #   make test-debug    make test on a lockdep/KASAN/KFENCE debug kernel
+#   make build-matrix  i386, arm64 (KUnit boot), clang, config variants
 #
-# Variables: B=<build dir> KERNEL_SRC=<tree> VM_ACCEL=kvm JOBS=<n>
+# Variables: BASE=7.3|6.12 (scripts/bases.py) B=<build dir> KERNEL_SRC=<tree>
+#            VM_ACCEL=kvm JOBS=<n> BACKPORT=none
 
 PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
-export B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT
+export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT
 
-.PHONY: run test test-debug check series series-check bench clean distclean harness-test
+.PHONY: run test test-debug check series series-check bench clean distclean harness-test \
+	build-matrix
 
 run test test-debug check series series-check bench:
 	@$(MK) $@
+
+build-matrix:
+	@$(PYTHON) scripts/matrix.py
 
 harness-test:
 	@$(PYTHON) -m unittest discover -s scripts -p 'test_*.py'
 
 clean:
-	rm -rf $(or $(B),build)/obj $(or $(B),build)/out
+	rm -rf $(if $(B),$(B)/obj $(B)/out,build*/obj build*/out)
 
 distclean:
-	rm -rf $(or $(B),build)
+	rm -rf $(or $(B),build build-*)

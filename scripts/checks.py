@@ -13,9 +13,24 @@ import re
 import shutil
 import subprocess
 
-from mk import read  # noqa: E402
+import bases
+import series as series_mod
 
-AUTHOR = 'Markers Team <markers@example.org>'
+
+def read(path):
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return f.read()
+
+def identity(c):
+    """Name and mail of whoever exports: git's identity in this checkout
+    (user.name/user.email, or git's own fallback)."""
+    r = subprocess.run(['git', '-C', c.ROOT, 'var', 'GIT_COMMITTER_IDENT'], text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    m = re.match(r'^(.*?) <(.*)> \d+ [+-]\d{4}$', r.stdout.strip())
+    if r.returncode or not m:
+        raise c.HarnessError('no git identity to sign the series off with: set '
+                             'git config user.name and user.email\n' + r.stderr)
+    return m.group(1), m.group(2)
 
 
 def _git(c, repo, *args, check=True, quiet=True):
@@ -38,7 +53,8 @@ def base_repo(c):
     shutil.rmtree(repo, ignore_errors=True)
     c.log(f'creating git repo of the base tree in {repo} (once)')
     c.run(['rsync', '-a', '--exclude', '.git', base + '/', repo + '/'], quiet=True)
-    env_id = ['-c', 'user.name=Markers Team', '-c', 'user.email=markers@example.org']
+    name, mail = identity(c)
+    env_id = ['-c', f'user.name={name}', '-c', f'user.email={mail}']
     _git(c, repo, 'init', '-q')
     _git(c, repo, 'add', '-A', '-f')
     _git(c, repo, *env_id, 'commit', '-q', '-m',
@@ -54,24 +70,29 @@ def export_series(c):
     repo = base_repo(c)
     _git(c, repo, 'checkout', '-q', '-f', '-B', 'series', 'base')
     _git(c, repo, 'clean', '-q', '-fdx')
-    ident = ['-c', 'user.name=Markers Team', '-c', 'user.email=markers@example.org']
+    name, mail = identity(c)
+    ident = ['-c', f'user.name={name}', '-c', f'user.email={mail}']
     for n, cm in enumerate(commits, 1):
         for f in cm.files:
             dst = os.path.join(repo, f)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(os.path.join(c.ROOT, 'linux', f), dst)
         for p in cm.patches:
-            r = subprocess.run(['git', '-C', repo, 'apply', '--index',
-                                os.path.join(c.ROOT, 'patches', p)], text=True,
+            # patch(1), as the build applies them: a patch shared by two
+            # bases applies to the older one with offsets or fuzz, and
+            # format-patch writes it with that base's context.
+            r = subprocess.run(['patch', '-p1', '--no-backup-if-mismatch', '-r', '-',
+                                '-d', repo, '-i', bases.patch_path(c.BASE, p)], text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                check=False)
             if r.returncode:
                 raise c.HarnessError(f'patch {n} "{cm.subject}": patches/{p} does not '
                                      f'apply:\n{r.stdout}')
+            _git(c, repo, 'add', '-A', '-f', *c.patch_files(bases.patch_path(c.BASE, p)))
         if cm.files:
             _git(c, repo, 'add', '-f', *cm.files)
         msg = cm.subject + '\n\n' + cm.body
-        _git(c, repo, *ident, 'commit', '-q', '--author', AUTHOR, '-m', msg)
+        _git(c, repo, *ident, 'commit', '-q', '-s', '-m', msg)
     out = os.path.join(c.B, 'series-out')
     shutil.rmtree(out, ignore_errors=True)
     if not commits:
@@ -91,26 +112,27 @@ def export_series(c):
 
 
 def _cover(c):
-    import series as s
-    for cm in s.parse(os.path.join(c.ROOT, 'series'), c.ROOT):
+    for cm in series_mod.parse(c.BASE.series, c.ROOT, c.BASE.patch_dirs):
         if cm.cover:
             return cm.subject, cm.body
     return None
 
 
-def touched_c_files(c):
+def series_c_files(c):
+    """Every C file the series adds or changes, selftests left out."""
     files = []
     for cm in c.load_series():
         files += [f for f in cm.files if f.endswith('.c')]
         for p in cm.patches:
-            files += [f for f in c.patch_files(os.path.join(c.ROOT, 'patches', p))
+            files += [f for f in c.patch_files(bases.patch_path(c.BASE, p))
                       if f.endswith('.c')]
-    # only objects the current config builds
-    out = []
-    for f in dict.fromkeys(files):
-        if os.path.exists(os.path.join(c.OBJ, f[:-2] + '.o')) and 'selftests' not in f:
-            out.append(f)
-    return out
+    return [f for f in dict.fromkeys(files) if 'selftests' not in f]
+
+
+def touched_c_files(c):
+    """series_c_files() that the current config builds."""
+    return [f for f in series_c_files(c)
+            if os.path.exists(os.path.join(c.OBJ, f[:-2] + '.o'))]
 
 
 def run_all(res, c):

@@ -19,12 +19,13 @@ import re
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bases  # noqa: E402
+
 # mk reads B and JOBS at import time.
 os.environ['B'] = os.path.abspath(os.environ.get('B') or
-                                  os.path.join(ROOT, 'build-debug'))
+                                  bases.default_build_dir('debug'))
 os.environ.setdefault('JOBS', str(min(2, os.cpu_count() or 2)))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mk  # noqa: E402
 

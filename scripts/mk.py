@@ -10,8 +10,10 @@ Steps (each a function returning normally or raising HarnessError):
   boot    - run a guest script under virtme-ng, results back via --rwdir
 Jobs built from them: run (demo), test, check, series, series-check.
 
-Environment: B=<build dir> (default build/), KERNEL_SRC=<6.12+ tree>,
-VM_ACCEL=kvm|tcg (default tcg), JOBS=<n>, VM_TIMEOUT=<seconds>.
+Environment: BASE=7.3|6.12 (scripts/bases.py), B=<build dir> (default
+build/, build-<base>/ for a base other than the default),
+KERNEL_SRC=<tree of that base>, VM_ACCEL=kvm|tcg (default tcg), JOBS=<n>,
+VM_TIMEOUT=<seconds>, BACKPORT=none (make test leaves the backport out).
 """
 
 import glob
@@ -24,16 +26,21 @@ import subprocess
 import sys
 import time
 
+import bases
+import checks
 import series as series_mod
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-B = os.path.abspath(os.environ.get('B') or os.path.join(ROOT, 'build'))
+try:
+    BASE = bases.current()
+except bases.BaseError as _e:
+    sys.exit(f'[mk] error: {_e}')
+B = os.path.abspath(os.environ.get('B') or bases.default_build_dir())
 SRC = os.path.join(B, 'src')
 OBJ = os.path.join(B, 'obj')
 LOGS = os.path.join(B, 'logs')
 KSFT = os.path.join(B, 'kselftest')
 JOBS = os.environ.get('JOBS') or str(os.cpu_count() or 2)
-DEB_TARBALL = '/usr/src/linux-source-6.12.tar.xz'
 KSFT_TARGETS = ['static_keys', 'markers', 'ftrace']
 CC = 'ccache gcc'
 # Paths under the parent of B are hashed relative to the object dir, so
@@ -92,13 +99,15 @@ TOOLS = [
     ('bison', 'bison', None), ('bc', 'bc', None), ('perl', 'perl', None),
     ('cpio', 'cpio', None), ('ccache', 'ccache', None),
     ('pahole', 'dwarves', None), ('xz', 'xz-utils', None),
-    ('rsync', 'rsync', None), ('git', 'git', None),
+    ('rsync', 'rsync', None), ('git', 'git', None), ('depmod', 'kmod', None),
+    ('gawk', 'gawk', None),
     ('qemu-system-x86_64', 'qemu-system-x86', None),
     ('busybox', 'busybox-static', None),
     ('sparse', 'sparse', None), ('spatch', 'coccinelle', None),
     ('trace-cmd', 'trace-cmd', None), ('perf', 'linux-perf', None),
     ('/usr/include/gelf.h', 'libelf-dev', None),
     ('/usr/include/openssl/ssl.h', 'libssl-dev', None),
+    ('dpkg-deb', 'dpkg', None), (bases.KEYRING, 'debian-archive-keyring', None),
     ('vng', None, 'virtme-ng'),
     ('py:ply', None, 'ply'), ('py:git', None, 'GitPython'),
 ]
@@ -118,9 +127,8 @@ def vng_path():
 
 
 def step_deps():
+    os.makedirs(B, exist_ok=True)
     missing = [t for t in TOOLS if not _have(t[0])]
-    if not os.path.exists(DEB_TARBALL) and not os.environ.get('KERNEL_SRC'):
-        missing.append((DEB_TARBALL, 'linux-source-6.12', None))
     apt = sorted({t[1] for t in missing if t[1]})
     pip = sorted({t[2] for t in missing if t[2]})
     if not missing:
@@ -168,23 +176,30 @@ def base_tree():
             raise HarnessError(f'KERNEL_SRC={ks} is not a kernel tree')
         return ks
     base = os.path.join(B, 'base')
-    if not os.path.isfile(os.path.join(base, 'Makefile')):
-        if not os.path.exists(DEB_TARBALL):
-            raise HarnessError(f'{DEB_TARBALL} missing: apt-get install linux-source-6.12')
+    stamp = base + '.from'
+    try:
+        tarball = bases.fetch(BASE, run, log)
+    except bases.BaseError as e:
+        raise HarnessError(str(e)) from e
+    if (not os.path.isfile(os.path.join(base, 'Makefile')) or
+            not os.path.exists(stamp) or read(stamp) != tarball):
         tmp = base + '.tmp'
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
         os.makedirs(tmp)
-        run(['tar', '-xf', DEB_TARBALL, '-C', tmp, '--strip-components=1'])
+        run(['tar', '-xf', tarball, '-C', tmp, '--strip-components=1'])
         os.rename(tmp, base)
+        with open(stamp, 'w', encoding='utf-8') as f:
+            f.write(tarball)
     return base
 
 
 def load_series():
     try:
-        commits = series_mod.parse(os.path.join(ROOT, 'series'), ROOT)
+        commits = series_mod.parse(BASE.series, ROOT, BASE.patch_dirs)
     except series_mod.SeriesError as e:
         raise HarnessError(str(e)) from e
-    errs = series_mod.check_complete(commits, ROOT)
+    errs = series_mod.check_complete(commits, ROOT, BASE.patch_dirs)
     if errs:
         raise HarnessError('series file incomplete:\n  ' + '\n  '.join(errs))
     return [c for c in commits if not c.cover]
@@ -212,7 +227,7 @@ def stage_series(base, commits, stage):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(os.path.join(ROOT, 'linux', f), dst)
         for p in c.patches:
-            path = os.path.join(ROOT, 'patches', p)
+            path = bases.patch_path(BASE, p)
             for f in patch_files(path):
                 dst = os.path.join(stage, f)
                 if not os.path.exists(dst) and os.path.exists(os.path.join(base, f)):
@@ -223,7 +238,7 @@ def stage_series(base, commits, stage):
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                check=False)
             if r.returncode:
-                raise HarnessError(f'patches/{p} (commit "{c.subject}") does not apply '
+                raise HarnessError(f'{os.path.relpath(path, ROOT)} (commit "{c.subject}") does not apply '
                                    f'to base {version} ({base}):\n{r.stdout}')
 
 
@@ -268,9 +283,10 @@ def same_file(a, b):
 
 
 def step_tree():
+    os.makedirs(B, exist_ok=True)
     base = base_tree()
     version = kernel_version(base)
-    log(f'base tree: Linux {version} ({base})')
+    log(f'base tree: Linux {version} (BASE={BASE.name}, {base})')
     stamp = os.path.join(B, 'src.base')
     if (not os.path.isfile(os.path.join(SRC, 'Makefile')) or
             not os.path.exists(stamp) or read(stamp) != base):
@@ -299,6 +315,9 @@ def fragments(extra=()):
         n = os.path.basename(f)
         if n not in names and not n.startswith('bench') and not n.startswith('debug'):
             names.append(n)
+    # options a base names differently: configs/<base>/*.config
+    names += [os.path.join(BASE.name, os.path.basename(f)) for f in
+              sorted(glob.glob(os.path.join(ROOT, 'configs', BASE.name, '*.config')))]
     names += [e for e in extra if e not in names]
     return [os.path.join(ROOT, 'configs', n) for n in names]
 
@@ -431,7 +450,7 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
     text_checked = drop_expected_warnings(text)
     if rc == 124:
         problems.append(f'guest timed out after {timeout}s')
-    for pat in (r'Kernel panic', r'BUG: ', r'Oops', r'WARNING: CPU',
+    for pat in (r'Kernel panic', r'BUG: ', r'Oops', WARN_RE,
                 r'general protection fault', r'INFO: task .* blocked',
                 r'watchdog: BUG', r'UBSAN', r'KASAN', r'possible recursive locking',
                 r'inconsistent lock state', r'suspicious RCU usage',
@@ -449,6 +468,11 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
     return out, problems, text
 
 
+# The first line of a WARN splat: "WARNING: CPU: 1 PID: 2 at file:line
+# func" up to 6.12, "WARNING: file:line at func, CPU#1: comm/pid" in 7.3.
+WARN_RE = r'WARNING: (?:CPU: \d+|\S+ at \S+, CPU#\d+)'
+
+
 # KUnit cases that check a WARN_ON_ONCE() fires on misuse (KUnit in 6.12
 # cannot catch a WARN).  A splat whose call trace runs through one of
 # these, and only such a splat, is expected.
@@ -459,7 +483,7 @@ def drop_expected_warnings(text):
     out = []
     splat = None
     for line in text.split('\n'):
-        if splat is None and 'WARNING: CPU' in line:
+        if splat is None and re.search(WARN_RE, line):
             splat = [line]
             continue
         if splat is not None:
@@ -484,6 +508,11 @@ def console_tail(text, n=40):
 class Results:
     def __init__(self):
         self.rows = []
+
+    def save(self, path):
+        import json
+        with open(path, 'w', encoding='utf-8') as f:
+            json.dump(self.rows, f)
 
     def add(self, name, status, detail=''):
         assert status in ('ok', 'fail', 'skip')
@@ -707,15 +736,9 @@ def lockdown_boot(res):
         print(console_tail(text))
 
 
-def job_test():
-    t0 = time.time()
-    res = Results()
-    version = prepare()
-    # ftracetest (about 150 cases) makes the guest run take 10-20 min
-    # under TCG.
-    out, problems, text = step_boot(guest('test.sh', '/tmp/results', KSFT), 'test',
-                                    timeout=3000)
-    log('results:')
+def guest_rows(res, out, problems, text):
+    """The rows of a test.sh guest run: the booted kernel, KUnit, the
+    kselftests, the self-checking modules and the kernel log."""
     smoke_check(out, res)
     parse_kunit(out, res)
     parse_kselftest(out, res)
@@ -726,6 +749,18 @@ def job_test():
         res.add('guest: clean run (no panic, oops, WARN, timeout)', 'ok')
     else:
         print(console_tail(text))
+
+
+def job_test():
+    t0 = time.time()
+    res = Results()
+    version = prepare()
+    # ftracetest (about 150 cases) makes the guest run take 10-20 min
+    # under TCG.
+    out, problems, text = step_boot(guest('test.sh', '/tmp/results', KSFT), 'test',
+                                    timeout=3000)
+    log('results:')
+    guest_rows(res, out, problems, text)
     lockdown_boot(res)
     r = subprocess.run([sys.executable, '-m', 'unittest', 'discover', '-s',
                         os.path.join(ROOT, 'scripts'), '-p', 'test_*.py'],
@@ -733,16 +768,59 @@ def job_test():
                        check=False)
     res.add('harness: own unit tests', 'ok' if r.returncode == 0 else 'fail',
             r.stdout.strip().split('\n')[-1])
-    import checks
     checks.run_all(res, ctx())
     log(f'make test on base Linux {version} took {time.time() - t0:.0f}s')
+    if BASE.name == bases.DEFAULT and os.environ.get('BACKPORT') != 'none':
+        for name in bases.BASES:
+            if name != BASE.name:
+                backport_rows(res, name)
+    print(res.summary())
+    return 1 if res.failed() else 0
+
+
+def backport_rows(res, name):
+    """Build the backport to base <name> in its own build dir, boot it and
+    add its KUnit, markers and static_keys kselftest rows (ftracetest
+    and the lockdown boot run with make test BASE=<name>)."""
+    t0 = time.time()
+    env = {k: v for k, v in os.environ.items() if k not in ('B', 'KERNEL_SRC')}
+    env['BASE'] = name
+    # build/ -> build-6.12/, the directory make test BASE=6.12 uses
+    b = env['B'] = f'{B}-{name}'
+    log(f'backport to {name}: build, KUnit and the series\' kselftests in {b}')
+    out = os.path.join(b, 'results.json')
+    if os.path.exists(out):
+        os.unlink(out)
+    subprocess.run([sys.executable, os.path.abspath(__file__), 'test-backport'], env=env,
+                   check=False)
+    try:
+        import json
+        with open(out, encoding='utf-8') as f:
+            rows = json.load(f)
+    except (OSError, ValueError):
+        rows = [('run', 'fail', 'no results (build or boot failed, see above)')]
+    for row_name, status, detail in rows:
+        res.add(f'backport {name}: {row_name}', status, detail)
+    log(f'backport to {name} took {time.time() - t0:.0f}s')
+
+
+def job_test_backport():
+    """The part of make test a backport gets in make test of the default
+    base: build, KUnit, the static_keys and markers kselftests."""
+    res = Results()
+    version = prepare()
+    cmd = 'KSFT_COLLECTIONS="static_keys markers" ' + guest('test.sh', '/tmp/results', KSFT)
+    out, problems, text = step_boot(cmd, 'test-backport', timeout=1800)
+    res.add(f'base tree is Linux {version}', 'ok')
+    guest_rows(res, out, problems, text)
+    res.save(os.path.join(B, 'results.json'))
     print(res.summary())
     return 1 if res.failed() else 0
 
 
 def ctx():
     import types
-    return types.SimpleNamespace(ROOT=ROOT, B=B, SRC=SRC, OBJ=OBJ, LOGS=LOGS, JOBS=JOBS,
+    return types.SimpleNamespace(ROOT=ROOT, BASE=BASE, B=B, SRC=SRC, OBJ=OBJ, LOGS=LOGS, JOBS=JOBS,
                                  CC=CC, run=run, log=log, output=output,
                                  load_series=load_series, base_tree=base_tree,
                                  kernel_version=kernel_version, HarnessError=HarnessError,
@@ -754,21 +832,18 @@ def job_check():
     step_deps()
     step_tree()
     step_config()
-    import checks
     checks.run_all(res, ctx())
     print(res.summary())
     return 1 if res.failed() else 0
 
 
 def job_series():
-    import checks
     step_deps()
     d = checks.export_series(ctx())
     log(f'series exported to {d}')
 
 
 def job_series_check():
-    import checks
     step_deps()
     return checks.series_check(ctx())
 
@@ -785,6 +860,7 @@ def job_bench():
 
 JOBS_TABLE = {'bench': job_bench, 'test-debug': job_test_debug, 'run': job_run, 'test': job_test, 'check': job_check,
               'series': job_series, 'series-check': job_series_check,
+              'test-backport': job_test_backport,
               'prepare': prepare, 'tree': step_tree}
 
 

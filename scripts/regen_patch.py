@@ -4,6 +4,10 @@
 
   regen_patch.py extract <patch> <dir>   base files + patch applied -> dir
   regen_patch.py write <patch> <dir>     rewrite <patch> as diff base..dir
+  regen_patch.py refresh                 rewrite every patch of the base's
+                                         own series so it applies exactly
+                                         (no offset, no fuzz), e.g. after
+                                         a base update (BASE= picks it)
 
 The patches before <patch> in `series` are applied first, in a
 sibling directory <dir>.before, which "write" diffs against.
@@ -12,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import mk
 
@@ -21,10 +26,29 @@ def earlier_patches(patch):
     for c in mk.load_series():
         names += c.patches
     name = os.path.basename(patch)
-    return [os.path.join(mk.ROOT, 'patches', n) for n in names[:names.index(name)]]
+    return [mk.bases.patch_path(mk.BASE, n) for n in names[:names.index(name)]]
 
 
-def main(cmd, patch, d):
+def refresh():
+    own = mk.BASE.patch_dirs[0]
+    for c in mk.load_series():
+        for n in c.patches:
+            p = mk.bases.patch_path(mk.BASE, n)
+            if os.path.dirname(p) != own:
+                continue
+            tmp = tempfile.mkdtemp()
+            try:
+                main('extract', p, os.path.join(tmp, 't'))
+                main('write', p, os.path.join(tmp, 't'))
+            finally:
+                shutil.rmtree(tmp)
+            print(f'refreshed {os.path.relpath(p, mk.ROOT)}')
+    return 0
+
+
+def main(cmd, patch=None, d=None):
+    if cmd == 'refresh':
+        return refresh()
     base = mk.base_tree()
     before = d.rstrip('/') + '.before'
     files = mk.patch_files(patch)

@@ -11,11 +11,14 @@ with header lines, then a blank line, then the commit message body:
 
     Why and what, wrapped at 72 columns.
 
-    Signed-off-by: Name <mail>
+No Signed-off-by lines: the export adds the exporter's (git's identity).
 
 A block whose header has "Cover: yes" is the cover letter (subject and
 body); it is not a commit.  Lines starting with "#" before the first
 header of a block are comments.
+
+A backport's series (patches/<base>/series) names patches the same way;
+each is looked up in patches/<base>/ first, then in patches/.
 """
 
 import dataclasses
@@ -38,7 +41,15 @@ class Commit:
     lineno: int = 0
 
 
-def parse(path, root):
+def find_patch(patch_dirs, name):
+    for d in patch_dirs:
+        if os.path.isfile(os.path.join(d, name)):
+            return os.path.join(d, name)
+    return None
+
+
+def parse(path, root, patch_dirs=None):
+    patch_dirs = patch_dirs or [os.path.join(root, 'patches')]
     with open(path, encoding='utf-8') as f:
         text = f.read()
     commits = []
@@ -72,16 +83,21 @@ def parse(path, root):
             if not os.path.isfile(os.path.join(root, 'linux', f)):
                 raise SeriesError(f'{path}:{start}: {c.subject}: missing linux/{f}')
         for p in c.patches:
-            if not os.path.isfile(os.path.join(root, 'patches', p)):
+            if not find_patch(patch_dirs, p):
                 raise SeriesError(f'{path}:{start}: {c.subject}: missing patches/{p}')
-        if not c.cover and 'Signed-off-by:' not in c.body:
-            raise SeriesError(f'{path}:{start}: {c.subject}: no Signed-off-by')
+        if not c.cover and re.search(r'^Signed-off-by:', c.body, re.M):
+            raise SeriesError(f'{path}:{start}: {c.subject}: Signed-off-by is added '
+                              'at export, with the exporter\'s identity')
         commits.append(c)
     return commits
 
 
-def check_complete(commits, root):
-    """Every file under linux/ and patches/ belongs to exactly one commit."""
+def check_complete(commits, root, patch_dirs=None):
+    """Every file under linux/ and every patch of the series' own patch
+    directory (the first of patch_dirs) belongs to exactly one commit;
+    a backport need not use every mainline patch."""
+    patch_dirs = patch_dirs or [os.path.join(root, 'patches')]
+    own = os.path.relpath(patch_dirs[0], root)
     errors = []
     seen = {}
     for c in commits:
@@ -94,22 +110,25 @@ def check_complete(commits, root):
             if key in seen:
                 errors.append(f'{key} listed twice')
             seen[key] = c
-    for top, prefix in (('linux', ''), ('patches', 'patches/')):
-        base = os.path.join(root, top)
-        for dirpath, _, names in os.walk(base):
-            for n in names:
-                rel = os.path.relpath(os.path.join(dirpath, n), base)
-                if prefix + rel not in seen:
-                    errors.append(f'{top}/{rel} is in no commit of the series')
+    for dirpath, _, names in os.walk(os.path.join(root, 'linux')):
+        for n in names:
+            rel = os.path.relpath(os.path.join(dirpath, n), os.path.join(root, 'linux'))
+            if rel not in seen:
+                errors.append(f'linux/{rel} is in no commit of the series')
+    for n in sorted(os.listdir(patch_dirs[0])):
+        if n.endswith('.patch') and 'patches/' + n not in seen:
+            errors.append(f'{own}/{n} is in no commit of the series')
     return errors
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    commits = parse(os.path.join(root, 'series'), root)
+    import bases
+    root = bases.ROOT
+    base = bases.current()
+    commits = parse(base.series, root, base.patch_dirs)
     for n, c in enumerate(x for x in commits if not x.cover):
         print(f'{n + 1:2d} {c.subject}')
-    errs = check_complete(commits, root)
+    errs = check_complete(commits, root, base.patch_dirs)
     for e in errs:
         print('error:', e, file=sys.stderr)
     return 1 if errs else 0

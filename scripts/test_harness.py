@@ -5,6 +5,7 @@ import os
 import tempfile
 import unittest
 
+import bases
 import mk
 import series
 
@@ -104,6 +105,21 @@ ok 1 selftests: ftrace: ftracetest-ktap
             self.assertIn('planned 2 tests, 1 reported', res.rows[-1][2])
 
 
+class WarnTest(unittest.TestCase):
+    SPLAT = ('{first}\nModules linked in:\nCall Trace:\n <TASK>\n {fn}+0x1/0x2\n'
+             ' </TASK>\n---[ end trace 0000000000000000 ]---\n')
+    FIRSTS = ('WARNING: CPU: 1 PID: 199 at kernel/jump_label_txn.c:132 f+0x3/0x40',
+              'WARNING: ../src/kernel/jump_label_txn.c:132 at f+0x33/0x40, '
+              'CPU#1: kunit_try_catch/199')
+
+    def test_both_formats(self):
+        for first in self.FIRSTS:
+            unexpected = self.SPLAT.format(first=first, fn='other_fn')
+            self.assertRegex(mk.drop_expected_warnings(unexpected), mk.WARN_RE)
+            expected = self.SPLAT.format(first=first, fn=mk.EXPECTED_WARN_FROM[0])
+            self.assertNotRegex(mk.drop_expected_warnings(expected), mk.WARN_RE)
+
+
 class SeriesTest(unittest.TestCase):
     def make(self, text, files=()):
         d = tempfile.mkdtemp()
@@ -117,24 +133,71 @@ class SeriesTest(unittest.TestCase):
 
     def test_parse(self):
         d = self.make('# c\nCover: yes\nSubject: cover\n\nblurb\n%%\n'
-                      'Subject: a: b\nFiles: kernel/x.c\n\nwhy\n\n'
-                      'Signed-off-by: A <a@b>\n%%\n', ['linux/kernel/x.c'])
+                      'Subject: a: b\nFiles: kernel/x.c\n\nwhy\n%%\n',
+                      ['linux/kernel/x.c'])
         cs = series.parse(os.path.join(d, 'series'), d)
         self.assertEqual([c.cover for c in cs], [True, False])
         self.assertEqual(cs[1].files, ['kernel/x.c'])
         self.assertEqual(series.check_complete(cs, d), [])
 
-    def test_missing_signoff(self):
-        d = self.make('Subject: a: b\n\nwhy\n')
+    def test_signoff_refused(self):
+        d = self.make('Subject: a: b\n\nwhy\n\nSigned-off-by: A <a@b>\n')
         with self.assertRaisesRegex(series.SeriesError, 'Signed-off-by'):
             series.parse(os.path.join(d, 'series'), d)
 
     def test_unlisted_file(self):
-        d = self.make('Subject: a: b\n\nwhy\nSigned-off-by: A <a@b>\n',
+        d = self.make('Subject: a: b\n\nwhy\n',
                       ['linux/kernel/y.c'])
         cs = series.parse(os.path.join(d, 'series'), d)
         self.assertEqual(series.check_complete(cs, d),
                          ['linux/kernel/y.c is in no commit of the series'])
+
+    def test_backport_override(self):
+        d = self.make('Subject: a: b\nPatches: 01-a.patch 02-b.patch\n\nwhy\n',
+                      ['patches/01-a.patch', 'patches/02-b.patch'])
+        os.makedirs(os.path.join(d, 'patches', '6.12'))
+        open(os.path.join(d, 'patches', '6.12', '02-b.patch'), 'w').close()
+        dirs = [os.path.join(d, 'patches', '6.12'), os.path.join(d, 'patches')]
+        cs = series.parse(os.path.join(d, 'series'), d, dirs)
+        self.assertEqual(series.find_patch(dirs, '02-b.patch'),
+                         os.path.join(d, 'patches', '6.12', '02-b.patch'))
+        self.assertEqual(series.find_patch(dirs, '01-a.patch'),
+                         os.path.join(d, 'patches', '01-a.patch'))
+        self.assertEqual(series.check_complete(cs, d, dirs), [])
+        open(os.path.join(d, 'patches', '6.12', '03-c.patch'), 'w').close()
+        self.assertEqual(series.check_complete(cs, d, dirs),
+                         ['patches/6.12/03-c.patch is in no commit of the series'])
+
+
+class BasesTest(unittest.TestCase):
+    B = bases.Base('7.3', 'linux-source-7.3', '7.3.4-1~bpo13+1', 'aa', 'debian',
+                   'trixie-backports', '')
+
+    def test_pinned(self):
+        warned = []
+        got = bases.choose(self.B, {'7.3.4-1~bpo13+1': 'aa', '7.3.5-1~bpo13+1': 'bb'},
+                           warned.append)
+        self.assertEqual(got, ('7.3.4-1~bpo13+1', 'aa'))
+        self.assertEqual(warned, [])
+
+    def test_newer_with_warning(self):
+        warned = []
+        got = bases.choose(self.B, {'7.3.10-1~bpo13+1': 'cc', '7.3.9-1~bpo13+1': 'bb',
+                                    '7.2.13-1': 'dd'}, warned.append)
+        self.assertEqual(got, ('7.3.10-1~bpo13+1', 'cc'))
+        self.assertEqual(len(warned), 1)
+        self.assertIn('7.3.4-1~bpo13+1', warned[0])
+        self.assertIn('7.3.10-1~bpo13+1', warned[0])
+
+    def test_none_left(self):
+        with self.assertRaisesRegex(bases.BaseError, r'7\.2\.13-1.*7\.3\.2-1'):
+            bases.choose(self.B, {'7.2.13-1': 'dd', '7.3.2-1': 'ee'}, print)
+
+    def test_table(self):
+        self.assertIn(bases.DEFAULT, bases.BASES)
+        for b in bases.BASES.values():
+            self.assertRegex(b.sha256, r'^[0-9a-f]{64}$')
+            self.assertTrue(os.path.isfile(b.series), b.series)
 
 
 if __name__ == '__main__':

@@ -100,6 +100,8 @@ static unsigned int txn_max_calls;
 static atomic_long_t txn_stat_transactions;
 static atomic_long_t txn_stat_sites;
 static atomic_long_t txn_stat_calls;
+static atomic_long_t txn_stat_batches;
+static atomic_long_t txn_stat_ipi_rounds;
 
 /**
  * static_key_txn_owned - does current have a transaction open
@@ -162,7 +164,7 @@ static struct jump_label_txn_rec *txn_get(struct static_key *key)
 	if (rec)
 		return rec;
 
-	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	rec = kmalloc_obj(*rec);
 	if (!rec)
 		return NULL;
 
@@ -480,7 +482,7 @@ static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
 /**
  * static_call_txn_collect - take a static_call poke to patch in the commit
  * @site: call site to patch, or NULL
- * @tramp: trampoline to patch, or NULL
+ * @tramp: trampoline to patch if @site is NULL, or NULL
  * @func: the new target
  * @tail: @site is a tail call
  *
@@ -492,7 +494,8 @@ bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail)
 	if (!txn_collect_calls || !static_key_txn_owned())
 		return false;
 
-	if (tramp && !txn_add_call(tramp, func, true, false))
+	/* A call site names its trampoline too; that is patched on its own. */
+	if (tramp && !site && !txn_add_call(tramp, func, true, false))
 		goto now;
 	if (site && !txn_add_call(site, func, false, tail)) {
 		tramp = NULL;
@@ -690,21 +693,70 @@ void static_key_txn_get_stats(struct static_key_txn_stats *stats)
 	stats->calls = atomic_long_read(&txn_stat_calls);
 	stats->batches = arch_jump_label_txn_batches();
 	stats->ipi_rounds = arch_jump_label_txn_ipi_rounds();
+	stats->txn_batches = atomic_long_read(&txn_stat_batches);
+	stats->txn_ipi_rounds = atomic_long_read(&txn_stat_ipi_rounds);
 }
 EXPORT_SYMBOL_GPL(static_key_txn_get_stats);
 
+#ifdef HAVE_JUMP_LABEL_BATCH
+/* As __jump_label_update() does where the architecture batches. */
+static void txn_transform(struct jump_entry *entry, enum jump_label_type type)
+{
+	if (!arch_jump_label_transform_queue(entry, type)) {
+		arch_jump_label_transform_apply();
+		/* An empty queue takes one entry. */
+		WARN_ON_ONCE(!arch_jump_label_transform_queue(entry, type));
+	}
+}
+
+static void txn_transform_apply(void)
+{
+	arch_jump_label_transform_apply();
+}
+#else
+static void txn_transform(struct jump_entry *entry, enum jump_label_type type)
+{
+	arch_jump_label_transform(entry, type);
+}
+
+static void txn_transform_apply(void)
+{
+}
+#endif
+
+/*
+ * Without an architecture batch of its own, patch the sites the way
+ * jump_label_update() would, in the architecture's batches if it has
+ * them (arm64, riscv, ...), and static_call pokes one by one.
+ */
 void __weak arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
 				      unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		if (sites[i].entry)
-			arch_jump_label_transform(sites[i].entry,
-						  sites[i].type);
-		else
+		if (sites[i].entry) {
+			txn_transform(sites[i].entry, sites[i].type);
+		} else {
+			txn_transform_apply();
 			txn_poke_call(&sites[i]);
+		}
 	}
+	txn_transform_apply();
+}
+
+/**
+ * jump_label_txn_account - add the cost of one arch_jump_label_txn_apply()
+ * @batches: text_poke batches it sent
+ * @ipi_rounds: serialising IPI broadcasts it sent
+ *
+ * Called by the architecture with its patching lock held, so the figures
+ * are the transaction's alone, whatever else patches text.
+ */
+void jump_label_txn_account(unsigned long batches, unsigned long ipi_rounds)
+{
+	atomic_long_add(batches, &txn_stat_batches);
+	atomic_long_add(ipi_rounds, &txn_stat_ipi_rounds);
 }
 
 unsigned int __weak arch_jump_label_txn_batch_max(void)

@@ -48,6 +48,10 @@
  *	batch interface (0 where the architecture does not count them)
  * @ipi_rounds: core serialising IPI broadcasts, all users (3 per batch
  *	sequence; 0 where the architecture does not count them)
+ * @txn_batches: the part of @batches that committed transactions sent,
+ *	counted while the commit holds the architecture's patching lock, so
+ *	no other user's batch is in it
+ * @txn_ipi_rounds: the part of @ipi_rounds that committed transactions sent
  */
 struct static_key_txn_stats {
 	unsigned long transactions;
@@ -55,6 +59,8 @@ struct static_key_txn_stats {
 	unsigned long calls;
 	unsigned long batches;
 	unsigned long ipi_rounds;
+	unsigned long txn_batches;
+	unsigned long txn_ipi_rounds;
 };
 
 #ifdef CONFIG_JUMP_LABEL
@@ -104,21 +110,8 @@ void arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
 unsigned int arch_jump_label_txn_batch_max(void);
 unsigned long arch_jump_label_txn_batches(void);
 unsigned long arch_jump_label_txn_ipi_rounds(void);
-
-#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
-struct static_call_key;
-
-/* Hooks for kernel/static_call_inline.c and the architecture. */
-bool static_call_txn_defer(struct static_call_key *key, void *tramp,
-			   void *func);
-bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail);
-void static_call_update_locked(struct static_call_key *key, void *tramp,
-			       void *func);
-void static_call_txn_lock(void);
-void static_call_txn_unlock(void);
-void arch_static_call_txn_queue(void *insn, bool tramp, void *func,
-				bool tail);
-#endif
+/* For arch_jump_label_txn_apply(): what its batch cost. */
+void jump_label_txn_account(unsigned long batches, unsigned long ipi_rounds);
 
 #else /* !CONFIG_JUMP_LABEL */
 
@@ -149,9 +142,29 @@ static inline unsigned int static_key_txn_batch_max(void)
 
 #endif /* CONFIG_JUMP_LABEL */
 
-#if defined(CONFIG_HAVE_STATIC_CALL_INLINE) && !defined(CONFIG_JUMP_LABEL)
+/*
+ * static_call hooks.  Only inline static calls join transactions, but the
+ * architecture's static_call code calls static_call_txn_collect() and
+ * defines arch_static_call_txn_queue() in every configuration.
+ */
 struct static_call_key;
 
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+/* kernel/static_call_inline.c, for the commit */
+void static_call_update_locked(struct static_call_key *key, void *tramp,
+			       void *func);
+void static_call_txn_lock(void);
+void static_call_txn_unlock(void);
+#else
+static inline void static_call_txn_lock(void) { }
+static inline void static_call_txn_unlock(void) { }
+#endif
+
+#if defined(CONFIG_JUMP_LABEL) && defined(CONFIG_HAVE_STATIC_CALL_INLINE)
+bool static_call_txn_defer(struct static_call_key *key, void *tramp,
+			   void *func);
+bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail);
+#else
 static inline bool static_call_txn_defer(struct static_call_key *key,
 					 void *tramp, void *func)
 {
@@ -164,5 +177,9 @@ static inline bool static_call_txn_collect(void *site, void *tramp,
 	return false;
 }
 #endif
+
+/* Queues one poke into the batch arch_jump_label_txn_apply() builds. */
+void arch_static_call_txn_queue(void *insn, bool tramp, void *func,
+				bool tail);
 
 #endif /* _LINUX_JUMP_LABEL_TXN_H */

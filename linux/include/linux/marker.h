@@ -345,7 +345,7 @@ static __always_inline bool __marker_get(const struct marker_site *site,
 	".pushsection .static_call.text, \"ax\"\n\t"			\
 	".align 4\n\t"							\
 	#tramp ":\n\t"							\
-	ANNOTATE_NOENDBR						\
+	ANNOTATE_NOENDBR "\n\t"						\
 	".byte 0xe9\n\t"						\
 	".long __marker_stub - (. + 4)\n\t"				\
 	".byte 0x0f, 0xb9, 0xcc\n\t"					\
@@ -393,7 +393,7 @@ do {									\
 do {									\
 	enum { __PASTE(__mark_name_is_an_identifier_, _name) };		\
 	extern void _tramp(void *data, const struct marker *m, ...);	\
-	static struct marker_site __used __aligned(8) __section("__markers") \
+	static struct marker_site __aligned(8) __section("__markers")	\
 	__mark_site = {							\
 		.name	= #_name,					\
 		.format	= "" _fmt "",					\

@@ -138,10 +138,11 @@ static void mod_txn_flip(struct kunit *test, const struct mod_txn_case *c,
 	static_key_txn_get_stats(&b);
 
 	mod_txn_check(test, c, on);
-	KUNIT_EXPECT_EQ(test, b.batches - a.batches,
-			DIV_ROUND_UP(sites, static_key_txn_batch_max()));
-	KUNIT_EXPECT_EQ(test, b.ipi_rounds - a.ipi_rounds,
-			3 * DIV_ROUND_UP(sites, static_key_txn_batch_max()));
+	TXN_EXPECT_COUNT(test, b.txn_batches - a.txn_batches,
+			 DIV_ROUND_UP(sites, static_key_txn_batch_max()));
+	TXN_EXPECT_COUNT(test, b.txn_ipi_rounds - a.txn_ipi_rounds,
+			 3 * DIV_ROUND_UP(sites, static_key_txn_batch_max()));
+	txn_kunit_counts_done(test);
 }
 
 static void mod_txn_test(struct kunit *test)

@@ -862,7 +862,7 @@ static struct tm_event *tm_event_alloc(const char *name, const char *format)
 	nr = marker_parse_format(format, types, MARKER_MAX_ARGS);
 	if (nr < 0)
 		return ERR_PTR(nr);
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	ev = kzalloc_obj(*ev);
 	if (!ev)
 		return ERR_PTR(-ENOMEM);
 	ev->call.name = kstrdup(name, GFP_KERNEL);

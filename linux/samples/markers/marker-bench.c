@@ -47,9 +47,9 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/uaccess.h>
 #include <asm/local.h>
-#include <asm/text-patching.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 

@@ -161,8 +161,7 @@ static const struct file_operations example_fops = {
 
 static void example_irq_init(struct example_irq *e, enum hrtimer_mode mode)
 {
-	hrtimer_init(&e->timer, CLOCK_MONOTONIC, mode);
-	e->timer.function = example_irq_fire;
+	hrtimer_setup(&e->timer, example_irq_fire, CLOCK_MONOTONIC, mode);
 	init_completion(&e->done);
 }
 

