@@ -131,13 +131,9 @@ def configure(mk, obj, arch, mvars, frags, opts):
 
 
 def series_objs(mk, obj):
-    files = checks_touched(mk)
-    return [f[:-2] + '.o' for f in files if os.path.exists(os.path.join(obj, f[:-2] + '.o'))]
-
-
-def checks_touched(mk):
     import checks
-    return checks.series_c_files(mk.ctx())
+    files = checks.series_c_files(mk.ctx())
+    return [f[:-2] + '.o' for f in files if os.path.exists(os.path.join(obj, f[:-2] + '.o'))]
 
 
 def one(mk, name, arch, mvars, frags, opts, boot):
