@@ -15,13 +15,14 @@
  * on markers_batch_list (under markers_mutex); the commit moves their
  * trampolines and keys in one static-key transaction.
  *
- * Readers are the marker sites and the probe iterator.  They run with
- * preemption disabled and rely on:
+ * Readers are the marker sites and the probe iterator.  They run in a
+ * marker_srcu read-side section (SRCU-fast, as tracepoints use) and rely
+ * on:
  *  - site->funcs, a copy of marker->funcs, being set before the site's
  *    key is enabled;
  *  - marker->funcs and the sites' copies being published with
- *    rcu_assign_pointer() and freed only after a grace period
- *    (kfree_rcu()), the marker too;
+ *    rcu_assign_pointer() and freed only after a marker_srcu grace period
+ *    (marker_free_funcs()), the marker too;
  *  - the data a site passes with a direct call matching the probe its
  *    trampoline jumps to (see marker_update()).
  */
@@ -37,6 +38,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 
@@ -49,6 +51,39 @@ static struct task_struct *markers_batch_owner;
 
 DEFINE_PER_CPU(unsigned int, marker_nesting);
 EXPORT_PER_CPU_SYMBOL_GPL(marker_nesting);
+
+/* Sites in modules enter it inline. */
+DEFINE_SRCU_FAST(marker_srcu);
+EXPORT_SYMBOL_GPL(marker_srcu);
+
+/* Grace period state of marker_srcu, for marker_gp_wait(). */
+static unsigned long marker_gp_state(void)
+{
+	return get_state_synchronize_srcu(&marker_srcu);
+}
+
+/* Wait until readers that started before @state are done. */
+static void marker_gp_wait(unsigned long state)
+{
+	if (!poll_state_synchronize_srcu(&marker_srcu, state))
+		synchronize_srcu(&marker_srcu);
+}
+
+static void marker_funcs_free_cb(struct rcu_head *head)
+{
+	kfree(container_of(head, struct marker_funcs, rcu));
+}
+
+/* Free a probe array once no site or iterator can be reading it. */
+static void marker_free_funcs(struct marker_funcs *funcs)
+{
+	call_srcu(&marker_srcu, &funcs->rcu, marker_funcs_free_cb);
+}
+
+static void marker_free_cb(struct rcu_head *head)
+{
+	kfree(container_of(head, struct marker, rcu));
+}
 
 extern struct marker_site __start___markers[];
 extern struct marker_site __stop___markers[];
@@ -75,7 +110,8 @@ EXPORT_SYMBOL_GPL(__marker_stub);
  * order; a hit from one of them on the same CPU and in the same context
  * is dropped (see marker_recursion_enter()).
  *
- * Context: From a marker site, preemption disabled.
+ * Context: From a marker site, in its marker_srcu read-side section; the
+ * probes run with preemption disabled.
  */
 void __marker_probe_iterate(void *data, const struct marker *m, ...)
 {
@@ -83,9 +119,10 @@ void __marker_probe_iterate(void *data, const struct marker *m, ...)
 	unsigned int i, bit;
 	va_list args, copy;
 
-	funcs = rcu_dereference_sched(m->funcs);
+	funcs = __marker_deref(m->funcs);
 	if (!funcs)
 		return;
+	marker_probe_guard();
 	bit = marker_recursion_enter();
 	if (!bit)
 		return;
@@ -129,7 +166,7 @@ static struct marker *marker_alloc(const char *name)
 	m->name = p;
 	m->call = __marker_stub;
 	m->live = __marker_stub;
-	m->sync_cookie = get_completed_synchronize_rcu();
+	m->sync_cookie = get_completed_synchronize_srcu();
 	INIT_LIST_HEAD(&m->sites);
 	INIT_LIST_HEAD(&m->batch_node);
 	list_add_tail(&m->list, &markers_list);
@@ -189,7 +226,7 @@ static void marker_put(struct marker *m)
 	list_del(&m->batch_node);
 	kfree(m->format);
 	/* Sites and probes are gone; wait for a probe still reading it. */
-	kfree_rcu(m, rcu);
+	call_srcu(&marker_srcu, &m->rcu, marker_free_cb);
 }
 
 static void marker_site_set_call(struct marker_site *site, void *call)
@@ -226,7 +263,7 @@ static void marker_apply(struct marker *m, void *call, bool enable)
 
 	/* Readers of an older array must not reach a new single probe. */
 	if (call != m->live && marker_call_is_probe(call))
-		cond_synchronize_rcu(m->sync_cookie);
+		marker_gp_wait(m->sync_cookie);
 
 	txn = !static_key_txn_owned() && !static_key_txn_begin();
 	list_for_each_entry(site, &m->sites, node) {
@@ -280,9 +317,10 @@ static void marker_publish(struct marker *m, struct marker_funcs *new)
  *  - before publishing an array whose first probe is not the one the
  *    trampolines jump to now, they are moved to the iterator (at once,
  *    even in a batch; only a batch that replaces a probe needs it);
- *  - publishing an array with another first probe takes an RCU cookie,
- *    and no trampoline moves to a single probe before it completed,
- *    so readers that fetched data from an older array are gone.
+ *  - publishing an array with another first probe takes a marker_srcu
+ *    cookie, and no trampoline moves to a single probe before it
+ *    completed, so readers that fetched data from an older array are
+ *    gone.
  */
 static void marker_update(struct marker *m, struct marker_funcs *new)
 {
@@ -297,7 +335,7 @@ static void marker_update(struct marker *m, struct marker_funcs *new)
 	marker_publish(m, new);
 	if (old && (!new || old->f[0].probe != new->f[0].probe ||
 		    old->f[0].data != new->f[0].data))
-		m->sync_cookie = get_state_synchronize_rcu();
+		m->sync_cookie = marker_gp_state();
 
 	switch (nr) {
 	case 0:
@@ -370,7 +408,7 @@ static int marker_probe_add(const char *name, const char *format,
 	new->f[nr].has_format = format;
 	marker_update(m, new);
 	if (old)
-		kfree_rcu(old, rcu);
+		marker_free_funcs(old);
 	return 0;
 
 out_free:
@@ -405,7 +443,7 @@ static int marker_probe_remove(const char *name,
 				new->f[j++] = old->f[i];
 	}
 	marker_update(m, new);
-	kfree_rcu(old, rcu);
+	marker_free_funcs(old);
 	marker_drop_format(m);
 	marker_put(m);
 	return 0;
@@ -451,7 +489,7 @@ int marker_batch_commit(void)
 		/* Wait for old readers before the transaction, not in it. */
 		list_for_each_entry(m, &markers_batch_list, batch_node) {
 			if (m->call != m->live && marker_call_is_probe(m->call))
-				cond_synchronize_rcu(m->sync_cookie);
+				marker_gp_wait(m->sync_cookie);
 		}
 		/* Nothing queued, nothing to patch: no transaction. */
 		txn = !list_empty(&markers_batch_list) &&
@@ -539,7 +577,7 @@ EXPORT_SYMBOL_GPL(marker_probe_unregister);
  */
 void marker_synchronize_unregister(void)
 {
-	synchronize_rcu();
+	synchronize_srcu(&marker_srcu);
 }
 EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 

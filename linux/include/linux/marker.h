@@ -18,11 +18,14 @@
  * connected, the site calls it directly: on x86-64 each site owns a
  * static_call-style trampoline that is patched to jump to the probe.
  * With several, the trampoline jumps to an iterator over an RCU-protected
- * array, which calls each probe in registration order.  Probes run with
- * preemption disabled and must not sleep.  A site carries no recursion
- * guard, as a tracepoint carries none: the entry DEFINE_MARKER_PROBE()
- * builds drops a marker hit from a probe on the same CPU and in the same
- * context.
+ * array, which calls each probe in registration order.  A site reads its
+ * probe array under SRCU-fast (marker_srcu), as tracepoints read theirs,
+ * so a probe is entered preemptible when the site is; it must not sleep,
+ * as the site may be atomic.  The entries DEFINE_MARKER_PROBE() builds
+ * and the iterator run the probe body with preemption disabled, as trace
+ * event probes run.  A site carries no recursion guard, as a tracepoint
+ * carries none: those entries drop a marker hit from a probe on the same
+ * CPU and in the same context.
  *
  * Sites sharing a name must share the format; a site whose format differs
  * from the marker's, or uses an unsupported conversion, is reported and
@@ -38,6 +41,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/srcu.h>
 #include <linux/static_call_types.h>
 #include <linux/types.h>
 #include <linux/stdarg.h>
@@ -93,6 +97,18 @@ struct marker_conv {
 /* Format of a marker without arguments. */
 #define MARK_NOARGS		" "
 
+/*
+ * Read side of a site, and the context of a probe body.  Sites hold
+ * marker_srcu (SRCU-fast: NMI-safe, preemptible) while they read their
+ * probe array and call; marker_synchronize_unregister() waits for them.
+ * Probe entries disable preemption around a body that uses per-CPU state
+ * (the recursion guard, ring buffers), as trace event probes do.
+ */
+extern struct srcu_struct marker_srcu;
+#define __marker_read_guard()	guard(srcu_fast_notrace)(&marker_srcu)
+#define __marker_deref(p)	srcu_dereference_notrace(p, &marker_srcu)
+#define marker_probe_guard()	guard(preempt_notrace)()
+
 /**
  * struct marker_probe - a probe connectable to markers
  * @call: variadic entry, jumped to directly from a site when it is the
@@ -111,16 +127,19 @@ struct marker_probe {
  * @name: name of the struct marker_probe object
  * @fn: void fn(void *data, const struct marker *m, va_list *args)
  *
- * The generated entry drops a marker hit from @fn on the same CPU and in
- * the same context (see marker_recursion_enter()).
+ * The generated entry runs @fn with preemption disabled and drops a
+ * marker hit from @fn on the same CPU and in the same context (see
+ * marker_recursion_enter()).
  */
 #define DEFINE_MARKER_PROBE(name, fn)					\
 	static void __marker_call_##name(void *data,			\
 					 const struct marker *m, ...)	\
 	{								\
-		unsigned int bit = marker_recursion_enter();		\
+		unsigned int bit;					\
 		va_list args;						\
 									\
+		marker_probe_guard();					\
+		bit = marker_recursion_enter();				\
 		if (!bit)						\
 			return;						\
 		va_start(args, m);					\
@@ -147,7 +166,7 @@ struct marker_func {
 
 /**
  * struct marker_funcs - RCU-published array of connected probes
- * @rcu: frees the array after a grace period
+ * @rcu: frees the array after a marker_srcu grace period
  * @marker: the marker the probes are connected to
  * @nr: number of probes in @f
  * @f: the probes, in registration order
@@ -175,10 +194,10 @@ struct marker_funcs {
  *	while a batch is open)
  * @live_data: data of the probe @live, when it is one
  * @live_enabled: the sites' keys are on now
- * @sync_cookie: RCU state when an array with another first probe was
+ * @sync_cookie: marker_srcu state when an array with another first probe was
  *	last published; waited for before a trampoline moves to a probe
  * @batch_node: link in the list of markers a batch moves at commit
- * @rcu: frees the marker after a grace period
+ * @rcu: frees the marker after a marker_srcu grace period
  *
  * Readers outside kernel/marker.c hold the registry lock through
  * marker_for_each() or get the marker as a probe argument.
@@ -316,7 +335,7 @@ static __always_inline bool __marker_get(const struct marker_site *site,
 {
 	struct marker_funcs *funcs;
 
-	funcs = rcu_dereference_sched(site->funcs);
+	funcs = __marker_deref(site->funcs);
 	if (unlikely(!funcs))
 		return false;
 	*m = funcs->marker;
@@ -375,18 +394,17 @@ static __always_inline bool __marker_get(const struct marker_site *site,
 
 /*
  * The out-of-line part of a site, entered with its static branch taken:
- * like a tracepoint, disable preemption (the probe array is read under
- * RCU-sched) and call the trampoline with the first probe's data.
+ * like a tracepoint, read the probe array in a marker_srcu read-side
+ * section and call the trampoline with the first probe's data.
  */
 #define __MARK_HIT(site, tramp, args...)				\
 do {									\
 	const struct marker *__m;					\
 	void *__data;							\
 									\
-	preempt_disable_notrace();					\
+	__marker_read_guard();						\
 	if (__marker_get(site, &__m, &__data))				\
 		__MARK_DO_CALL(*(site), tramp, __m, __data, ##args);	\
-	preempt_enable_notrace();					\
 } while (0)
 
 #define __MARK(_name, _tramp, _fmt, args...)				\

@@ -11,7 +11,9 @@
  */
 
 #include <kunit/test.h>
+#include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/jump_label_txn.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
@@ -420,6 +422,186 @@ static void marker_recursion_test(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+/* ---- probe context ---- */
+
+/*
+ * Sites hold marker_srcu, SRCU-fast, as tracepoints do on this base: a
+ * site hit from preemptible code enters its probe preemptible.  A base
+ * whose tracepoints run probes with preemption off does the same for
+ * markers and sets this to false.
+ */
+#define MK_SITE_PREEMPTIBLE	true
+
+struct mk_ctx {
+	int entry;
+	int body;
+};
+
+/* Entered from the site, without the entry DEFINE_MARKER_PROBE() builds. */
+static void mk_ctx_call(void *data, const struct marker *m, ...)
+{
+	struct mk_ctx *c = data;
+
+	c->entry = preemptible();
+}
+
+static void mk_ctx_vcall(void *data, const struct marker *m, va_list *args)
+{
+	struct mk_ctx *c = data;
+
+	c->body = preemptible();
+}
+
+static const struct marker_probe mk_ctx_raw = {
+	.call	= mk_ctx_call,
+	.vcall	= mk_ctx_vcall,
+};
+
+DEFINE_MARKER_PROBE(mk_ctx_guarded, mk_ctx_vcall);
+
+/*
+ * A probe's own entry runs in the site's context; a body behind the entry
+ * DEFINE_MARKER_PROBE() builds, or called by the iterator, runs with
+ * preemption disabled, as the recursion guard needs.
+ */
+static void marker_context_test(struct kunit *test)
+{
+	struct mk_ctx raw = { -1, -1 }, guarded = { -1, -1 };
+	const char *name = "marker_kunit_int";
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		kunit_skip(test, "preemptible() needs CONFIG_PREEMPT_COUNT");
+	KUNIT_ASSERT_TRUE(test, preemptible());
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL, &mk_ctx_raw,
+						    &raw), 0);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, raw.entry, MK_SITE_PREEMPTIBLE);
+	KUNIT_EXPECT_EQ(test, raw.body, -1);
+
+	/* Two probes: the iterator calls each body. */
+	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL,
+						    &mk_ctx_guarded,
+						    &guarded), 0);
+	mk_hit_int(2);
+	KUNIT_EXPECT_EQ(test, raw.body, 0);
+	KUNIT_EXPECT_EQ(test, guarded.body, 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, &mk_ctx_raw, &raw),
+			0);
+
+	/* One guarded probe, called directly. */
+	guarded.body = -1;
+	mk_hit_int(3);
+	KUNIT_EXPECT_EQ(test, guarded.body, 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, &mk_ctx_guarded,
+						      &guarded), 0);
+	marker_synchronize_unregister();
+	KUNIT_EXPECT_TRUE(test, preemptible());
+}
+
+struct mk_hold {
+	atomic_t in;
+	bool release;
+	bool synced;
+};
+
+/* Stays in the probe until released (or 10 s passed). */
+static void mk_hold_call(void *data, const struct marker *m, ...)
+{
+	struct mk_hold *h = data;
+	unsigned long end = jiffies + 10 * HZ;
+
+	atomic_inc(&h->in);
+	while (!READ_ONCE(h->release) && time_before(jiffies, end))
+		cpu_relax();
+}
+
+static void mk_hold_vcall(void *data, const struct marker *m, va_list *args)
+{
+	mk_hold_call(data, m);
+}
+
+static const struct marker_probe mk_hold = {
+	.call	= mk_hold_call,
+	.vcall	= mk_hold_vcall,
+};
+
+static int mk_hold_hitter(void *arg)
+{
+	mk_hit_int(5);
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+static int mk_hold_syncer(void *arg)
+{
+	struct mk_hold *h = arg;
+
+	marker_synchronize_unregister();
+	WRITE_ONCE(h->synced, true);
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+static bool mk_wait_for(bool (*cond)(struct mk_hold *h), struct mk_hold *h)
+{
+	int i;
+
+	for (i = 0; i < 10000 && !cond(h); i++)
+		usleep_range(1000, 2000);
+	return cond(h);
+}
+
+static bool mk_hold_entered(struct mk_hold *h)
+{
+	return atomic_read(&h->in);
+}
+
+static bool mk_hold_synced(struct mk_hold *h)
+{
+	return READ_ONCE(h->synced);
+}
+
+/*
+ * marker_synchronize_unregister() returns only once a probe call that
+ * was in flight when the probe was unregistered has returned, whether
+ * the probe runs preemptible or not.
+ */
+static void marker_sync_unregister_test(struct kunit *test)
+{
+	struct mk_hold h = { .in = ATOMIC_INIT(0) };
+	struct task_struct *hitter, *syncer;
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
+						    &mk_hold, &h), 0);
+	hitter = kthread_run(mk_hold_hitter, NULL, "marker_kunit_hit");
+	if (IS_ERR(hitter)) {
+		marker_probe_unregister("marker_kunit_int", &mk_hold, &h);
+		KUNIT_FAIL(test, "kthread_run: %pe", hitter);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, mk_wait_for(mk_hold_entered, &h));
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      &mk_hold, &h), 0);
+	syncer = kthread_run(mk_hold_syncer, &h, "marker_kunit_sync");
+	if (!IS_ERR(syncer)) {
+		msleep(200);
+		KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(h.synced),
+				       "returned with a probe call in flight");
+	} else {
+		KUNIT_FAIL(test, "kthread_run: %pe", syncer);
+	}
+	WRITE_ONCE(h.release, true);
+	if (!IS_ERR(syncer)) {
+		KUNIT_EXPECT_TRUE(test, mk_wait_for(mk_hold_synced, &h));
+		kthread_stop(syncer);
+	}
+	kthread_stop(hitter);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h.in), 1);
+}
+
 /* ---- simulated module sites ---- */
 
 #ifdef CONFIG_MARKERS_DIRECT_CALL
@@ -699,6 +881,8 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_order_test),
 	KUNIT_CASE(marker_transition_test),
 	KUNIT_CASE(marker_recursion_test),
+	KUNIT_CASE(marker_context_test),
+	KUNIT_CASE(marker_sync_unregister_test),
 	KUNIT_CASE(marker_module_test),
 	KUNIT_CASE(marker_batch_test),
 	KUNIT_CASE(marker_batch_replace_test),

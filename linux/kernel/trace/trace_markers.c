@@ -23,8 +23,10 @@
  *    flushes it, so a module's events exist when its init runs and are
  *    gone when its unload returns.
  *
- * Probes run with preemption disabled (see MARK()); an event is freed only
- * after its probes are unregistered and an RCU grace period has passed.
+ * Probes are entered in the sites' marker_srcu read-side section, maybe
+ * preemptible (see MARK()); each entry disables preemption around the
+ * record, as trace event probes do.  An event is freed only after its
+ * probes are unregistered and marker_synchronize_unregister() returned.
  *
  * An event whose marker loses its last site while it is enabled (module
  * unloaded) is kept, connected as a pending probe, and records again if
@@ -371,8 +373,10 @@ static void tm_ftrace_regs(void *data, const struct marker *m,
 	struct trace_event_file *file = data;
 	struct tm_event *ev = tm_from_call(file->event_call);
 	struct trace_event_buffer fbuffer;
-	void *rec = tm_ftrace_reserve(file, &fbuffer, ev->size);
+	void *rec;
 
+	marker_probe_guard();
+	rec = tm_ftrace_reserve(file, &fbuffer, ev->size);
 	if (!rec)
 		return;
 	tm_put_regs(ev, rec, a0, a1, a2, a3);
@@ -383,13 +387,15 @@ static void tm_ftrace_regs(void *data, const struct marker *m,
  * The probes of the events have no marker_recursion_enter(): the ring
  * buffer and perf keep per-context recursion guards of their own, as for
  * the events of tracepoints.  A hit nested in a probe that is guarded is
- * still recorded.
+ * still recorded.  The entries disable preemption, as the iterator does
+ * before it calls @fn.
  */
 #define TM_DEFINE_PROBE(name, fn)					\
 	static void name##_call(void *data, const struct marker *m, ...) \
 	{								\
 		va_list args;						\
 									\
+		marker_probe_guard();					\
 		va_start(args, m);					\
 		fn(data, m, &args);					\
 		va_end(args);						\
@@ -471,6 +477,7 @@ static void tm_perf_regs(void *data, const struct marker *m,
 	int rctx;
 	void *rec;
 
+	marker_probe_guard();
 	head = this_cpu_ptr(ev->call.perf_events);
 	if (hlist_empty(head))
 		return;
@@ -1025,7 +1032,7 @@ static void tm_sync(void)
 
 	if (!list_empty(&removed)) {
 		/* Probes still running on a removed event are done after. */
-		synchronize_rcu();
+		marker_synchronize_unregister();
 		list_for_each_entry_safe(ev, tmp, &removed, list)
 			tm_event_free(ev);
 	}
