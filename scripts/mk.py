@@ -447,7 +447,6 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
     with open(console, encoding='utf-8', errors='replace') as cf:
         text = cf.read()
     problems = []
-    text_checked = drop_expected_warnings(text)
     if rc == 124:
         problems.append(f'guest timed out after {timeout}s')
     for pat in (r'Kernel panic', r'BUG: ', r'Oops', WARN_RE,
@@ -457,7 +456,7 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
                 r'possible circular locking', r'possible irq lock inversion',
                 r'bad unlock balance', r'held lock freed', r'ODEBUG:',
                 r'sleeping function called from invalid context'):
-        m = re.search(pat, text_checked)
+        m = re.search(pat, text)
         if m:
             problems.append(f'kernel log shows "{m.group(0)}"')
     if os.path.exists(os.path.join(out, 'kunit-modules.err')):
@@ -471,32 +470,6 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
 # The first line of a WARN splat: "WARNING: CPU: 1 PID: 2 at file:line
 # func" up to 6.12, "WARNING: file:line at func, CPU#1: comm/pid" in 7.3.
 WARN_RE = r'WARNING: (?:CPU: \d+|\S+ at \S+, CPU#\d+)'
-
-
-# KUnit cases that check a WARN_ON_ONCE() fires on misuse (KUnit in 6.12
-# cannot catch a WARN).  A splat whose call trace runs through one of
-# these, and only such a splat, is expected.
-EXPECTED_WARN_FROM = ('txn_misuse_test',)
-
-
-def drop_expected_warnings(text):
-    out = []
-    splat = None
-    for line in text.split('\n'):
-        if splat is None and re.search(WARN_RE, line):
-            splat = [line]
-            continue
-        if splat is not None:
-            splat.append(line)
-            if '---[ end trace' in line:
-                if not any(f in l for l in splat for f in EXPECTED_WARN_FROM):
-                    out += splat
-                splat = None
-            continue
-        out.append(line)
-    if splat:
-        out += splat
-    return '\n'.join(out)
 
 
 def console_tail(text, n=40):

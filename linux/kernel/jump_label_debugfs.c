@@ -6,7 +6,7 @@
  *				default (true/false), owner, number of sites
  *	static_keys_sites	one line per site: address, size, current
  *				instruction (nop/jmp, or init once freed), key
- *	static_keys_stats	transactions, sites and static_call pokes
+ *	static_keys_stats	applied batches, sites and static_call pokes
  *				patched by them, text_poke batches, IPI
  *				rounds since boot
  *
@@ -280,12 +280,14 @@ static int jl_dbg_stats_show(struct seq_file *m, void *v)
 	struct static_key_txn_stats st;
 
 	static_key_txn_get_stats(&st);
-	seq_printf(m, "transactions %lu\n", st.transactions);
-	seq_printf(m, "transaction_sites %lu\n", st.sites);
-	seq_printf(m, "transaction_calls %lu\n", st.calls);
+	seq_printf(m, "applied_batches %lu\n", st.applied);
+	seq_printf(m, "applied_sites %lu\n", st.sites);
+	seq_printf(m, "applied_calls %lu\n", st.calls);
 	seq_printf(m, "text_poke_batches %lu\n", st.batches);
 	seq_printf(m, "ipi_rounds %lu\n", st.ipi_rounds);
 	seq_printf(m, "batch_max %u\n", static_key_txn_batch_max());
+	seq_printf(m, "refused %lu\n", st.refused);
+	seq_printf(m, "queued %lu\n", st.queued);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(jl_dbg_stats);

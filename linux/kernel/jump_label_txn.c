@@ -1,34 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Static key transactions.
+ * Static key batches.
  *
- * Locking: a transaction is one task's critical section.
- * static_key_txn_begin() takes cpus_read_lock() and then jump_label_mutex,
- * in the order every static key update takes them, and
- * static_key_txn_commit() drops them.  Everything below (the owner, the
- * key records, the site vector, the collect flag) is guarded by
- * jump_label_mutex; only txn_owner is also read without it, by tasks that
- * compare it with current and so can only match their own store.
+ * Queueing a change only records it in the caller's batch object: no
+ * lock is taken and nothing global changes.  static_key_batch_apply()
+ * takes cpus_read_lock() and then jump_label_mutex, in the order every
+ * static key update takes them, applies the queued changes in order to
+ * per-key records, patches what changed and drops both locks before it
+ * returns; no caller code runs in between.  Everything below (the key
+ * records, the site vector, the collect flags) is guarded by
+ * jump_label_mutex, and only an apply uses it.
  *
- * Key states while a key has a record in the open transaction:
+ * Key states while a key has a record in the batch being applied:
  *
- *	enabled > 0	code jumps (or was never off); the count is live and
- *			other tasks may inc/dec it above one, as usual
- *	enabled == 0	code was on and is to be turned off, or stays off;
- *			other tasks' increments go to the slow path and wait
+ *	enabled > 0	code jumps (or was never off); the count is live
+ *	enabled == 0	code was on and is to be turned off, or stays off
  *	enabled == -1	code is off and is to be turned on; the count is
- *			kept in the record until the commit publishes it
+ *			kept in the record until the apply publishes it
  *
- * static_call updates by the owner are recorded in txn_calls (latest
- * target per key) and applied by the commit under static_call_mutex,
- * which it holds from collecting their pokes until they are patched, so
- * that no other update of the same key can slip in between.
+ * static_call retargets of the batch are recorded in txn_calls (latest
+ * target per key) and applied under static_call_mutex, which the apply
+ * holds from collecting their pokes until they are patched, so that no
+ * other update of the same key can slip in between.
  *
- * These are the states mainline uses during a single key update, held
- * for longer.  static_key_fast_inc_not_disabled() and
- * static_key_dec_not_one() never succeed on 0 or -1, so no task can take
- * a reference to a key whose code is not yet patched: the commit patches
- * every site first and publishes the count with a release after.
+ * These are the states mainline uses during a single key update.
+ * static_key_fast_inc_not_disabled() and static_key_dec_not_one() never
+ * succeed on 0 or -1, so no task can take a reference to a key whose
+ * code is not yet patched: the apply patches every site first and
+ * publishes the count with a release after.
  */
 #include <linux/atomic.h>
 #include <linux/cpu.h>
@@ -45,7 +44,7 @@
 #include <linux/static_call.h>
 
 /**
- * struct jump_label_txn_rec - a key changed by the open transaction
+ * struct jump_label_txn_rec - a key changed by the batch being applied
  * @node: in txn_hash, by key
  * @list: in txn_recs, in order of first change
  * @key: the key
@@ -61,7 +60,7 @@ struct jump_label_txn_rec {
 };
 
 /**
- * struct jump_label_txn_call - a static_call update of the open transaction
+ * struct jump_label_txn_call - a static_call retarget of the batch applied
  * @node: in txn_call_hash, by key
  * @list: in txn_calls, in order of first update
  * @key: the static_call key
@@ -80,14 +79,19 @@ struct jump_label_txn_call {
 
 static DEFINE_HASHTABLE(txn_hash, TXN_HASH_BITS);
 static LIST_HEAD(txn_recs);
-static struct task_struct *txn_owner;
 
-/* Site collection during a commit; NULL txn_sites means count only. */
+/*
+ * Site collection during an apply, one pass into a growing vector;
+ * txn_collect_failed when it could not grow (the sites are then patched
+ * key by key).
+ */
 static bool txn_collect;
+static bool txn_collect_failed;
 static struct jump_label_txn_site *txn_sites;
 static unsigned int txn_nr_sites;
+static unsigned int txn_max_sites;
 
-/* static_call updates, and their pokes while a commit collects them */
+/* static_call updates, and their pokes while an apply collects them */
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
 static DEFINE_HASHTABLE(txn_call_hash, TXN_HASH_BITS);
 static bool txn_collect_calls;
@@ -97,49 +101,24 @@ static struct jump_label_txn_site *txn_call_sites;
 static unsigned int txn_nr_calls;
 static unsigned int txn_max_calls;
 
-static atomic_long_t txn_stat_transactions;
+static atomic_long_t txn_stat_applied;
 static atomic_long_t txn_stat_sites;
 static atomic_long_t txn_stat_calls;
 static atomic_long_t txn_stat_batches;
 static atomic_long_t txn_stat_ipi_rounds;
+static atomic_long_t txn_stat_refused;
+static atomic_long_t txn_stat_queued;
 
-/**
- * static_key_txn_owned - does current have a transaction open
- *
- * Context: Any context.
- * Return: true between static_key_txn_begin() and static_key_txn_commit()
- * of the calling task.
- */
-bool static_key_txn_owned(void)
-{
-	return READ_ONCE(txn_owner) == current;
-}
-EXPORT_SYMBOL_GPL(static_key_txn_owned);
+/* Queued changes beyond the ones the batch object holds. */
+struct jump_label_txn_chunk {
+	struct list_head list;
+	unsigned int nr;
+	struct static_key_batch_op ops[];
+};
 
-/**
- * static_key_txn_begin - open a static key transaction
- *
- * Until static_key_txn_commit(), static key changes by the calling task
- * are recorded, not applied.  Other tasks changing static keys, loading
- * or unloading modules with static keys, or hotplugging CPUs wait for the
- * commit.  Transactions do not nest.
- *
- * Context: Process context, may sleep.  Takes cpus_read_lock() and
- * jump_label_mutex; the caller must hold neither.
- * Return: 0 on success, -EBUSY if the calling task already has a
- * transaction open (the open transaction is kept).
- */
-int static_key_txn_begin(void)
-{
-	if (WARN_ON_ONCE(static_key_txn_owned()))
-		return -EBUSY;
-
-	cpus_read_lock();
-	jump_label_lock();
-	WRITE_ONCE(txn_owner, current);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(static_key_txn_begin);
+#define TXN_CHUNK_OPS							\
+	((PAGE_SIZE - sizeof(struct jump_label_txn_chunk)) /		\
+	 sizeof(struct static_key_batch_op))
 
 static struct jump_label_txn_rec *txn_find(struct static_key *key)
 {
@@ -154,7 +133,7 @@ static struct jump_label_txn_rec *txn_find(struct static_key *key)
 
 /*
  * Find or make @key's record.  A new record takes the code direction from
- * key->enabled, which is settled for keys not yet in the transaction.
+ * key->enabled, which is settled for keys not yet in the batch.
  * NULL only when out of memory: the caller then updates the key at once.
  */
 static struct jump_label_txn_rec *txn_get(struct static_key *key)
@@ -176,7 +155,7 @@ static struct jump_label_txn_rec *txn_get(struct static_key *key)
 	return rec;
 }
 
-/* 0 -> 1 for the owner, deferring the code change. */
+/* 0 -> 1 in a batch apply, deferring the code change. */
 static void txn_enable_from_zero(struct static_key *key)
 {
 	struct jump_label_txn_rec *rec = txn_get(key);
@@ -194,7 +173,7 @@ static void txn_enable_from_zero(struct static_key *key)
 		/*
 		 * The code was never turned off: cancel the pending disable.
 		 * Pairs with static_key_fast_inc_not_disabled(); the text it
-		 * must observe was patched before the transaction.
+		 * must observe was patched before the batch.
 		 */
 		atomic_set_release(&key->enabled, 1);
 		return;
@@ -204,7 +183,7 @@ static void txn_enable_from_zero(struct static_key *key)
 	atomic_set(&key->enabled, -1);
 }
 
-/* 1 -> 0 for the owner, deferring the code change. */
+/* 1 -> 0 in a batch apply, deferring the code change. */
 static void txn_disable_from_one(struct static_key *key)
 {
 	struct jump_label_txn_rec *rec = txn_get(key);
@@ -222,56 +201,41 @@ static void txn_cancel_enable(struct jump_label_txn_rec *rec)
 	atomic_set(&rec->key->enabled, 0);
 }
 
-/**
- * jump_label_txn_inc - record static_key_slow_inc() in a transaction
- * @key: the key
- * @ret: the value static_key_slow_inc() returns
- *
- * Context: Any context; does something only for the transaction owner.
- * Return: true if the increment was taken by the transaction.
+/*
+ * The changes of a batch being applied, as static_key_slow_inc(),
+ * static_key_slow_dec(), static_key_enable() and static_key_disable()
+ * make them, except that the code change is left to the apply.  Each
+ * returns false, changing nothing, for a change those functions would
+ * refuse or WARN about.
  */
-bool jump_label_txn_inc(struct static_key *key, bool *ret)
+static bool txn_inc(struct static_key *key)
 {
 	struct jump_label_txn_rec *rec;
 	int v;
 
-	if (!static_key_txn_owned())
-		return false;
-
-	*ret = true;
 	if (static_key_fast_inc_not_disabled(key))
 		return true;
 
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
 		txn_enable_from_zero(key);
-	} else if (v == -1) {
+		return true;
+	}
+	if (v == -1) {
 		rec = txn_find(key);
 		if (WARN_ON_ONCE(!rec) || rec->pending == INT_MAX)
-			*ret = false;
-		else
-			rec->pending++;
-	} else {
-		/* INT_MAX: refuse, as static_key_slow_inc() does. */
-		*ret = false;
+			return false;
+		rec->pending++;
+		return true;
 	}
-	return true;
+	/* INT_MAX: refuse, as static_key_slow_inc() does. */
+	return false;
 }
 
-/**
- * jump_label_txn_dec - record static_key_slow_dec() in a transaction
- * @key: the key
- *
- * Context: Any context; does something only for the transaction owner.
- * Return: true if the decrement was taken by the transaction.
- */
-bool jump_label_txn_dec(struct static_key *key)
+static bool txn_dec(struct static_key *key)
 {
 	struct jump_label_txn_rec *rec;
 	int v;
-
-	if (!static_key_txn_owned())
-		return false;
 
 	v = atomic_read(&key->enabled);
 	for (;;) {
@@ -291,73 +255,54 @@ bool jump_label_txn_dec(struct static_key *key)
 		}
 	}
 
-	if (v == -1) {
-		rec = txn_find(key);
-		if (!WARN_ON_ONCE(!rec) && --rec->pending == 0)
-			txn_cancel_enable(rec);
-	} else {
-		WARN_ON_ONCE(1);	/* underflow */
-	}
+	if (v != -1)
+		return false;	/* the count is 0: underflow */
+	rec = txn_find(key);
+	if (WARN_ON_ONCE(!rec))
+		return false;
+	if (--rec->pending == 0)
+		txn_cancel_enable(rec);
 	return true;
 }
 
-/**
- * jump_label_txn_enable - record static_key_enable() in a transaction
- * @key: the key
- *
- * Context: Any context; does something only for the transaction owner.
- * Return: true if the change was taken by the transaction.
- */
-bool jump_label_txn_enable(struct static_key *key)
+static bool txn_enable(struct static_key *key)
 {
 	struct jump_label_txn_rec *rec;
 	int v;
-
-	if (!static_key_txn_owned())
-		return false;
 
 	v = atomic_read(&key->enabled);
-	if (v > 0) {
-		WARN_ON_ONCE(v != 1);
-	} else if (v == -1) {
+	if (v > 0)
+		return v == 1;
+	if (v == -1) {
 		rec = txn_find(key);
-		WARN_ON_ONCE(!rec || rec->pending != 1);
-	} else {
-		txn_enable_from_zero(key);
+		return rec && rec->pending == 1;
 	}
+	txn_enable_from_zero(key);
 	return true;
 }
 
-/**
- * jump_label_txn_disable - record static_key_disable() in a transaction
- * @key: the key
- *
- * Context: Any context; does something only for the transaction owner.
- * Return: true if the change was taken by the transaction.
- */
-bool jump_label_txn_disable(struct static_key *key)
+static bool txn_disable(struct static_key *key)
 {
 	struct jump_label_txn_rec *rec;
 	int v;
-
-	if (!static_key_txn_owned())
-		return false;
 
 	v = atomic_read(&key->enabled);
 	if (v == 1) {
 		txn_disable_from_one(key);
-	} else if (v == -1) {
-		rec = txn_find(key);
-		if (!WARN_ON_ONCE(!rec || rec->pending != 1))
-			txn_cancel_enable(rec);
-	} else {
-		WARN_ON_ONCE(v != 0);
+		return true;
 	}
-	return true;
+	if (v == -1) {
+		rec = txn_find(key);
+		if (!rec || rec->pending != 1)
+			return false;
+		txn_cancel_enable(rec);
+		return true;
+	}
+	return v == 0;
 }
 
 /**
- * jump_label_txn_collecting - is a commit collecting sites
+ * jump_label_txn_collecting - is a batch apply collecting sites
  *
  * Context: jump_label_mutex held.
  * Return: true while jump_label_txn_collect() takes sites.
@@ -367,14 +312,41 @@ bool jump_label_txn_collecting(void)
 	return txn_collect;
 }
 
+/* Make room for one more site; false when out of memory. */
+static bool txn_grow(struct jump_label_txn_site **vec, unsigned int nr,
+		     unsigned int *max)
+{
+	struct jump_label_txn_site *sites;
+	unsigned int n;
+
+	if (nr < *max)
+		return true;
+	n = max(2 * *max, 64U);
+	sites = kvmalloc_array(n, sizeof(*sites), GFP_KERNEL);
+	if (!sites)
+		return false;
+	if (nr)
+		memcpy(sites, *vec, nr * sizeof(*sites));
+	kvfree(*vec);
+	*vec = sites;
+	*max = n;
+	return true;
+}
+
 /**
- * jump_label_txn_collect - take a site to patch in the commit
+ * jump_label_txn_collect - take a site to patch in the batch applied
  * @entry: the site
  * @type: the instruction it needs
  *
+ * Sites are taken in one pass: a module going from COMING to LIVE (which
+ * does not take jump_label_mutex) can change which init sites
+ * jump_label_update() visits, so a count from an earlier pass would not
+ * be reliable.  Without memory for the vector the site is dropped from
+ * it and the apply patches every changed key on its own afterwards.
+ *
  * Context: jump_label_mutex held.
- * Return: true if the site was taken (or counted), false if the caller
- * must patch it itself.
+ * Return: true if the site was taken, false if the caller must patch it
+ * itself.
  */
 bool jump_label_txn_collect(struct jump_entry *entry,
 			    enum jump_label_type type)
@@ -382,14 +354,15 @@ bool jump_label_txn_collect(struct jump_entry *entry,
 	if (!txn_collect)
 		return false;
 
-	if (txn_sites) {
-		txn_sites[txn_nr_sites] = (struct jump_label_txn_site){
-			.addr	= jump_entry_code(entry),
-			.entry	= entry,
-			.type	= type,
-		};
+	if (!txn_grow(&txn_sites, txn_nr_sites, &txn_max_sites)) {
+		txn_collect_failed = true;
+		return true;
 	}
-	txn_nr_sites++;
+	txn_sites[txn_nr_sites++] = (struct jump_label_txn_site){
+		.addr	= jump_entry_code(entry),
+		.entry	= entry,
+		.type	= type,
+	};
 	return true;
 }
 
@@ -402,7 +375,6 @@ static void txn_collect_sites(void)
 {
 	struct jump_label_txn_rec *rec;
 
-	txn_nr_sites = 0;
 	txn_collect = true;
 	list_for_each_entry(rec, &txn_recs, list) {
 		if (txn_rec_changes(rec))
@@ -412,64 +384,39 @@ static void txn_collect_sites(void)
 }
 
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
-/**
- * static_call_txn_defer - record a static_call update in a transaction
- * @key: the static_call key
- * @tramp: its trampoline
- * @func: the new target
- *
- * Context: Any context; does something only for the transaction owner.
- * Return: true if the update was taken by the transaction.
- */
-bool static_call_txn_defer(struct static_call_key *key, void *tramp,
+/* Record a static_call retarget of the batch being applied. */
+static void txn_call_defer(struct static_call_key *key, void *tramp,
 			   void *func)
 {
 	struct jump_label_txn_call *call;
-
-	if (!static_key_txn_owned())
-		return false;
 
 	hash_for_each_possible(txn_call_hash, call, node, (unsigned long)key) {
 		if (call->key == key) {
 			call->tramp = tramp;
 			call->func = func;
-			return true;
+			return;
 		}
 	}
 
-	call = kmalloc(sizeof(*call), GFP_KERNEL);
+	call = kmalloc_obj(*call);
 	if (!call) {
 		/* No memory: update at once, cpus_read_lock() is held. */
 		static_call_txn_lock();
 		static_call_update_locked(key, tramp, func);
 		static_call_txn_unlock();
-		return true;
+		return;
 	}
 	call->key = key;
 	call->tramp = tramp;
 	call->func = func;
 	hash_add(txn_call_hash, &call->node, (unsigned long)key);
 	list_add_tail(&call->list, &txn_calls);
-	return true;
 }
 
 static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
 {
-	struct jump_label_txn_site *sites;
-	unsigned int max;
-
-	if (txn_nr_calls == txn_max_calls) {
-		max = max(2 * txn_max_calls, 64U);
-		sites = kvmalloc_array(max, sizeof(*sites), GFP_KERNEL);
-		if (!sites)
-			return false;
-		if (txn_nr_calls)
-			memcpy(sites, txn_call_sites,
-			       txn_nr_calls * sizeof(*sites));
-		kvfree(txn_call_sites);
-		txn_call_sites = sites;
-		txn_max_calls = max;
-	}
+	if (!txn_grow(&txn_call_sites, txn_nr_calls, &txn_max_calls))
+		return false;
 	txn_call_sites[txn_nr_calls++] = (struct jump_label_txn_site){
 		.addr	= (unsigned long)insn,
 		.func	= func,
@@ -480,7 +427,7 @@ static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
 }
 
 /**
- * static_call_txn_collect - take a static_call poke to patch in the commit
+ * static_call_txn_collect - take a static_call poke to patch in the batch
  * @site: call site to patch, or NULL
  * @tramp: trampoline to patch if @site is NULL, or NULL
  * @func: the new target
@@ -491,7 +438,8 @@ static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
  */
 bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail)
 {
-	if (!txn_collect_calls || !static_key_txn_owned())
+	/* Only the apply, holding static_call_mutex, sets it. */
+	if (!txn_collect_calls)
 		return false;
 
 	/* A call site names its trampoline too; that is patched on its own. */
@@ -574,48 +522,39 @@ static void txn_patch_slowly(void)
 static void txn_patch(void)
 {
 	bool calls = !list_empty(&txn_calls);
-	unsigned int vec, nr, nr_calls, i;
+	unsigned int vec, nr, i;
 
 	if (calls) {
 		static_call_txn_lock();
 		txn_collect_static_calls();
 	}
-	nr_calls = txn_nr_calls;
 
-	txn_sites = NULL;
+	/* The static_call pokes first, then the jump sites, one vector. */
+	txn_sites = txn_call_sites;
+	txn_nr_sites = txn_nr_calls;
+	txn_max_sites = txn_max_calls;
+	txn_call_sites = NULL;
+	txn_collect_failed = false;
 	txn_collect_sites();
 	nr = txn_nr_sites;
-	if (!nr && !nr_calls)
-		goto out;
-
-	txn_sites = kvmalloc_array(nr + nr_calls, sizeof(*txn_sites),
-				   GFP_KERNEL);
-	if (!txn_sites) {
+	if (txn_collect_failed) {
+		txn_call_sites = txn_sites;
 		txn_patch_slowly();
-		goto out;
+		nr = 0;
+	} else {
+		atomic_long_add(nr - txn_nr_calls, &txn_stat_sites);
+		atomic_long_add(txn_nr_calls, &txn_stat_calls);
 	}
 
-	if (nr) {
-		txn_collect_sites();
-		if (WARN_ON_ONCE(txn_nr_sites != nr))
-			nr = min(nr, txn_nr_sites);
-	}
-	atomic_long_add(nr, &txn_stat_sites);
-	atomic_long_add(nr_calls, &txn_stat_calls);
-	if (nr_calls)
-		memcpy(txn_sites + nr, txn_call_sites,
-		       nr_calls * sizeof(*txn_sites));
-	nr += nr_calls;
 	sort(txn_sites, nr, sizeof(*txn_sites), txn_site_cmp, NULL);
-
 	vec = static_key_txn_batch_max();
 	for (i = 0; i < nr; i += vec)
 		arch_jump_label_txn_apply(txn_sites + i, min(vec, nr - i));
 
 	kvfree(txn_sites);
 	txn_sites = NULL;
-out:
-	kvfree(txn_call_sites);
+	txn_nr_sites = 0;
+	txn_max_sites = 0;
 	txn_call_sites = NULL;
 	txn_nr_calls = 0;
 	txn_max_calls = 0;
@@ -623,28 +562,10 @@ out:
 		static_call_txn_unlock();
 }
 
-/**
- * static_key_txn_commit - apply and close the open static key transaction
- *
- * Patches the sites of every key whose direction changed and the
- * trampolines and call sites of every static_call updated, sorted by
- * address, in ceil(pokes / static_key_txn_batch_max()) batches, then
- * publishes each enabled key's count.  Keys whose changes cancelled out
- * and static_calls set back to their old target are not patched.
- *
- * Context: Process context, may sleep; only the task that called
- * static_key_txn_begin().  Drops jump_label_mutex and cpus_read_lock().
- * Return: 0 on success, -EINVAL if the calling task has no transaction
- * open.
- */
-int static_key_txn_commit(void)
+/* Publish the keys' counts and drop their records. */
+static void txn_publish(void)
 {
 	struct jump_label_txn_rec *rec, *tmp;
-
-	if (WARN_ON_ONCE(!static_key_txn_owned()))
-		return -EINVAL;
-
-	txn_patch();
 
 	list_for_each_entry_safe(rec, tmp, &txn_recs, list) {
 		if (atomic_read(&rec->key->enabled) == -1) {
@@ -659,20 +580,259 @@ int static_key_txn_commit(void)
 		list_del(&rec->list);
 		kfree(rec);
 	}
+}
 
-	atomic_long_inc(&txn_stat_transactions);
-	WRITE_ONCE(txn_owner, NULL);
-	jump_label_unlock();
-	cpus_read_unlock();
+static bool txn_apply_op(const struct static_key_batch_op *op)
+{
+	switch (op->type) {
+	case STATIC_KEY_BATCH_INC:
+		return txn_inc(op->key);
+	case STATIC_KEY_BATCH_DEC:
+		return txn_dec(op->key);
+	case STATIC_KEY_BATCH_ENABLE:
+		return txn_enable(op->key);
+	case STATIC_KEY_BATCH_DISABLE:
+		return txn_disable(op->key);
+	case STATIC_KEY_BATCH_CALL:
+#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
+		txn_call_defer(op->key, op->tramp, op->func);
+#endif
+		return true;
+	}
+	return false;
+}
+
+/* Without inline static calls a retarget patches one trampoline. */
+static void txn_apply_calls_early(struct static_key_batch *batch)
+{
+	struct jump_label_txn_chunk *chunk;
+	struct static_key_batch_op *op;
+	unsigned int i;
+
+	if (IS_ENABLED(CONFIG_HAVE_STATIC_CALL_INLINE))
+		return;
+	for (i = 0; i < batch->nr; i++) {
+		op = &batch->ops[i];
+		if (op->type == STATIC_KEY_BATCH_CALL)
+			__static_call_update(op->key, op->tramp, op->func);
+	}
+	list_for_each_entry(chunk, &batch->chunks, list) {
+		for (op = chunk->ops; op < chunk->ops + chunk->nr; op++) {
+			if (op->type == STATIC_KEY_BATCH_CALL)
+				__static_call_update(op->key, op->tramp,
+						     op->func);
+		}
+	}
+}
+
+static int txn_queue(struct static_key_batch *batch,
+		     enum static_key_batch_op_type type, void *key,
+		     void *tramp, void *func)
+{
+	struct jump_label_txn_chunk *chunk;
+	struct static_key_batch_op *op;
+
+	if (!key)
+		return -EINVAL;
+	might_sleep();
+
+	if (batch->nr < STATIC_KEY_BATCH_INLINE) {
+		op = &batch->ops[batch->nr++];
+	} else {
+		chunk = NULL;
+		if (!list_empty(&batch->chunks))
+			chunk = list_last_entry(&batch->chunks,
+						struct jump_label_txn_chunk,
+						list);
+		if (!chunk || chunk->nr == TXN_CHUNK_OPS) {
+			chunk = kmalloc(PAGE_SIZE, GFP_KERNEL);
+			if (!chunk)
+				return -ENOMEM;
+			chunk->nr = 0;
+			list_add_tail(&chunk->list, &batch->chunks);
+		}
+		op = &chunk->ops[chunk->nr++];
+	}
+	*op = (struct static_key_batch_op){
+		.key	= key,
+		.tramp	= tramp,
+		.func	= func,
+		.type	= type,
+	};
+	atomic_long_inc(&txn_stat_queued);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(static_key_txn_commit);
+
+/**
+ * static_key_batch_inc - queue static_key_slow_inc() of @key in @batch
+ * @batch: the batch
+ * @key: the key
+ *
+ * static_branch_batch_inc() takes a static_key_{true,false}.  The change
+ * is made by static_key_batch_apply().
+ *
+ * Context: Process context, may sleep; no lock is taken.
+ * Return: 0, -EINVAL without @key, -ENOMEM if the change could not be
+ * queued (the batch keeps the changes queued before).
+ */
+int static_key_batch_inc(struct static_key_batch *batch,
+			 struct static_key *key)
+{
+	return txn_queue(batch, STATIC_KEY_BATCH_INC, key, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(static_key_batch_inc);
+
+/**
+ * static_key_batch_dec - queue static_key_slow_dec() of @key in @batch
+ * @batch: the batch
+ * @key: the key
+ *
+ * Context: Process context, may sleep; no lock is taken.
+ * Return: as static_key_batch_inc().
+ */
+int static_key_batch_dec(struct static_key_batch *batch,
+			 struct static_key *key)
+{
+	return txn_queue(batch, STATIC_KEY_BATCH_DEC, key, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(static_key_batch_dec);
+
+/**
+ * static_key_batch_enable - queue static_key_enable() of @key in @batch
+ * @batch: the batch
+ * @key: the key
+ *
+ * Context: Process context, may sleep; no lock is taken.
+ * Return: as static_key_batch_inc().
+ */
+int static_key_batch_enable(struct static_key_batch *batch,
+			    struct static_key *key)
+{
+	return txn_queue(batch, STATIC_KEY_BATCH_ENABLE, key, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(static_key_batch_enable);
+
+/**
+ * static_key_batch_disable - queue static_key_disable() of @key in @batch
+ * @batch: the batch
+ * @key: the key
+ *
+ * Context: Process context, may sleep; no lock is taken.
+ * Return: as static_key_batch_inc().
+ */
+int static_key_batch_disable(struct static_key_batch *batch,
+			     struct static_key *key)
+{
+	return txn_queue(batch, STATIC_KEY_BATCH_DISABLE, key, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(static_key_batch_disable);
+
+/**
+ * __static_call_batch_update - queue a static_call retarget in @batch
+ * @batch: the batch
+ * @key: the static_call key
+ * @tramp: its trampoline
+ * @func: the new target
+ *
+ * Use static_call_batch_update(), which checks the type of @func.  With
+ * inline static calls the trampoline and every call site are patched in
+ * the text_poke batches of the jump sites; the last target queued for a
+ * static_call wins, and one that ends where it started patches nothing.
+ * Without them, the trampoline is patched on its own when the batch is
+ * applied, before the keys change.
+ *
+ * Context: Process context, may sleep; no lock is taken.
+ * Return: as static_key_batch_inc().
+ */
+int __static_call_batch_update(struct static_key_batch *batch,
+			       struct static_call_key *key, void *tramp,
+			       void *func)
+{
+	return txn_queue(batch, STATIC_KEY_BATCH_CALL, key, tramp, func);
+}
+
+/**
+ * static_key_batch_discard - drop the changes queued in @batch
+ * @batch: the batch
+ *
+ * Frees what the batch allocated; it can be used again.
+ *
+ * Context: Process context.
+ */
+void static_key_batch_discard(struct static_key_batch *batch)
+{
+	struct jump_label_txn_chunk *chunk, *tmp;
+	unsigned long nr = batch->nr;
+
+	list_for_each_entry_safe(chunk, tmp, &batch->chunks, list) {
+		nr += chunk->nr;
+		list_del(&chunk->list);
+		kfree(chunk);
+	}
+	atomic_long_sub(nr, &txn_stat_queued);
+	batch->nr = 0;
+	batch->refused = 0;
+}
+EXPORT_SYMBOL_GPL(static_key_batch_discard);
+
+/**
+ * static_key_batch_apply - make the changes queued in @batch
+ * @batch: the batch
+ *
+ * Applies the queued changes in order, under cpus_read_lock() and
+ * jump_label_mutex, then patches the sites of every key whose direction
+ * changed and the trampolines and call sites of every static_call
+ * retargeted, sorted by address, in ceil(pokes /
+ * static_key_txn_batch_max()) text_poke batches, and only then publishes
+ * each enabled key's count.  Keys whose changes cancel out and
+ * static_calls set back to their old target are not patched.  A change
+ * that is invalid when it is applied (a decrement of a count that is 0,
+ * an increment past INT_MAX, an enable or disable of a key whose count
+ * is above one) is skipped; the others are made.  The batch is empty
+ * afterwards and can be used again.
+ *
+ * Context: Process context, may sleep.  Takes cpus_read_lock() and
+ * jump_label_mutex; the caller must hold neither.
+ * Return: 0, or -EINVAL if a change was skipped as invalid.
+ */
+int static_key_batch_apply(struct static_key_batch *batch)
+{
+	struct jump_label_txn_chunk *chunk;
+	struct static_key_batch_op *op;
+	unsigned int i, refused = 0;
+
+	if (!batch->nr)
+		return 0;
+
+	txn_apply_calls_early(batch);
+	cpus_read_lock();
+	jump_label_lock();
+	for (i = 0; i < batch->nr; i++)
+		refused += !txn_apply_op(&batch->ops[i]);
+	list_for_each_entry(chunk, &batch->chunks, list) {
+		for (op = chunk->ops; op < chunk->ops + chunk->nr; op++)
+			refused += !txn_apply_op(op);
+	}
+	txn_patch();
+	txn_publish();
+	atomic_long_inc(&txn_stat_applied);
+	jump_label_unlock();
+	cpus_read_unlock();
+
+	static_key_batch_discard(batch);
+	if (!refused)
+		return 0;
+	atomic_long_add(refused, &txn_stat_refused);
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(static_key_batch_apply);
 
 /**
  * static_key_txn_batch_max - sites patched per text_poke batch
  *
  * Context: Any context.
- * Return: the most sites one commit batch patches with one IPI sequence.
+ * Return: the most sites one text_poke batch of an apply patches, with
+ * one IPI sequence.
  */
 unsigned int static_key_txn_batch_max(void)
 {
@@ -688,13 +848,15 @@ EXPORT_SYMBOL_GPL(static_key_txn_batch_max);
  */
 void static_key_txn_get_stats(struct static_key_txn_stats *stats)
 {
-	stats->transactions = atomic_long_read(&txn_stat_transactions);
+	stats->applied = atomic_long_read(&txn_stat_applied);
 	stats->sites = atomic_long_read(&txn_stat_sites);
 	stats->calls = atomic_long_read(&txn_stat_calls);
 	stats->batches = arch_jump_label_txn_batches();
 	stats->ipi_rounds = arch_jump_label_txn_ipi_rounds();
 	stats->txn_batches = atomic_long_read(&txn_stat_batches);
 	stats->txn_ipi_rounds = atomic_long_read(&txn_stat_ipi_rounds);
+	stats->refused = atomic_long_read(&txn_stat_refused);
+	stats->queued = atomic_long_read(&txn_stat_queued);
 }
 EXPORT_SYMBOL_GPL(static_key_txn_get_stats);
 
@@ -751,7 +913,7 @@ void __weak arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
  * @ipi_rounds: serialising IPI broadcasts it sent
  *
  * Called by the architecture with its patching lock held, so the figures
- * are the transaction's alone, whatever else patches text.
+ * are the batch's alone, whatever else patches text.
  */
 void jump_label_txn_account(unsigned long batches, unsigned long ipi_rounds)
 {

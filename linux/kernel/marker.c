@@ -13,7 +13,7 @@
  * may take event_mutex and register probes between the two calls).  While
  * a task owns the batch, the markers its registrations change are queued
  * on markers_batch_list (under markers_mutex); the commit moves their
- * trampolines and keys in one static-key transaction.
+ * trampolines and keys in one static key batch.
  *
  * Readers are the marker sites and the probe iterator.  They run in a
  * marker_srcu read-side section (SRCU-fast, as tracepoints use) and rely
@@ -244,42 +244,72 @@ static bool marker_call_is_probe(void *call)
 }
 
 /*
- * Point every site of @m at @call and turn its key to @enable, in one
- * static-key transaction: the trampoline pokes and the jump sites share
- * its text_poke batches.  Inside a transaction already open (a marker
- * batch commit) they join it.  The sites' text then holds m->live and
- * m->live_enabled.
- *
- * Within one batch some sites may run the new code while others (or the
- * trampoline) still run the old.  That is safe because each step keeps
- * the invariant of marker_update(): a trampoline that jumps to a single
- * probe only ever sees that probe's data, and the stub and the iterator
- * ignore the data they get.
+ * Queue in @batch the retarget of @site's trampoline to @call and the
+ * switch of its key to @enable.  If they cannot be queued, apply what the
+ * batch holds and make them at once: no change is lost.
  */
-static void marker_apply(struct marker *m, void *call, bool enable)
+static void marker_site_queue(struct static_key_batch *batch,
+			      struct marker_site *site, void *call,
+			      bool enable)
+{
+	int ret = 0;
+
+#ifdef CONFIG_MARKERS_DIRECT_CALL
+	ret = __static_call_batch_update(batch, &site->call,
+					 (void *)(site->tramp - 1), call);
+#else
+	marker_site_set_call(site, call);
+#endif
+	if (!ret)
+		ret = enable ? static_branch_batch_enable(batch, &site->key) :
+			       static_branch_batch_disable(batch, &site->key);
+	if (!ret)
+		return;
+	static_key_batch_apply(batch);
+	marker_site_set_call(site, call);
+	if (enable)
+		static_branch_enable(&site->key);
+	else
+		static_branch_disable(&site->key);
+}
+
+/*
+ * Queue in @batch the changes that point every site of @m at @call and
+ * turn its key to @enable: when the batch is applied, the trampoline
+ * pokes and the jump sites share its text_poke batches.  The sites' text
+ * then holds m->live and m->live_enabled.
+ *
+ * Within one text_poke batch some sites may run the new code while
+ * others (or the trampoline) still run the old.  That is safe because
+ * each step keeps the invariant of marker_update(): a trampoline that
+ * jumps to a single probe only ever sees that probe's data, and the stub
+ * and the iterator ignore the data they get.  The caller waits for
+ * m->sync_cookie before queueing a move to a new single probe.
+ */
+static void marker_queue(struct static_key_batch *batch, struct marker *m,
+			 void *call, bool enable)
 {
 	struct marker_site *site;
-	bool txn;
 
-	/* Readers of an older array must not reach a new single probe. */
-	if (call != m->live && marker_call_is_probe(call))
-		marker_gp_wait(m->sync_cookie);
-
-	txn = !static_key_txn_owned() && !static_key_txn_begin();
-	list_for_each_entry(site, &m->sites, node) {
-		marker_site_set_call(site, call);
-		if (enable)
-			static_branch_enable(&site->key);
-		else
-			static_branch_disable(&site->key);
-	}
-	if (txn)
-		static_key_txn_commit();
+	list_for_each_entry(site, &m->sites, node)
+		marker_site_queue(batch, site, call, enable);
 	m->live = call;
 	/* A single probe's data is the first of the array published. */
 	m->live_data = marker_call_is_probe(call) ?
 		       marker_funcs_get(m)->f[0].data : NULL;
 	m->live_enabled = enable;
+}
+
+/* Move the sites of @m to @call and @enable now, in one static key batch. */
+static void marker_apply(struct marker *m, void *call, bool enable)
+{
+	DEFINE_STATIC_KEY_BATCH(batch);
+
+	/* Readers of an older array must not reach a new single probe. */
+	if (call != m->live && marker_call_is_probe(call))
+		marker_gp_wait(m->sync_cookie);
+	marker_queue(&batch, m, call, enable);
+	static_key_batch_apply(&batch);
 }
 
 /*
@@ -455,8 +485,8 @@ static int marker_probe_remove(const char *name,
  * Until marker_batch_commit(), probe registrations and unregistrations
  * by the calling task change probe arrays at once but queue the
  * trampoline and static key changes they cause; the commit makes all of
- * them in one static-key transaction (one text_poke batch sequence while
- * the trampolines and sites fit one vector).  Probes connected in the
+ * them in one static key batch (one text_poke batch sequence while the
+ * trampolines and sites fit one vector).  Probes connected in the
  * batch may be called only from the commit on; removed ones stop at once,
  * as without a batch.  Other tasks register as usual meanwhile.
  *
@@ -479,27 +509,24 @@ EXPORT_SYMBOL_GPL(marker_batch_begin);
  */
 int marker_batch_commit(void)
 {
+	DEFINE_STATIC_KEY_BATCH(batch);
 	struct marker *m, *tmp;
-	bool txn;
 
 	if (WARN_ON_ONCE(markers_batch_owner != current))
 		return -EINVAL;
 	scoped_guard(mutex, &markers_mutex) {
 		markers_batch_owner = NULL;
-		/* Wait for old readers before the transaction, not in it. */
+		/* Wait for old readers before the batch is applied. */
 		list_for_each_entry(m, &markers_batch_list, batch_node) {
 			if (m->call != m->live && marker_call_is_probe(m->call))
 				marker_gp_wait(m->sync_cookie);
 		}
-		/* Nothing queued, nothing to patch: no transaction. */
-		txn = !list_empty(&markers_batch_list) &&
-		      !static_key_txn_begin();
 		list_for_each_entry_safe(m, tmp, &markers_batch_list, batch_node) {
 			list_del_init(&m->batch_node);
-			marker_apply(m, m->call, m->enabled);
+			marker_queue(&batch, m, m->call, m->enabled);
 		}
-		if (txn)
-			static_key_txn_commit();
+		/* Nothing queued, nothing to patch: an empty apply is free. */
+		static_key_batch_apply(&batch);
 	}
 	mutex_unlock(&markers_batch_mutex);
 	return 0;
@@ -521,8 +548,7 @@ EXPORT_SYMBOL_GPL(marker_batch_commit);
  * Return: 0 on success; -EINVAL if @name or @probe is missing or @format is
  * malformed; -EILSEQ if @format differs from the marker's format (both are
  * logged); -EEXIST if (@probe, @data) is already connected to @name;
- * -ENOMEM on allocation failure; -EBUSY (and a warning) inside a static
- * key transaction of the caller.
+ * -ENOMEM on allocation failure.
  */
 int marker_probe_register(const char *name, const char *format,
 			  const struct marker_probe *probe, void *data)
@@ -531,10 +557,6 @@ int marker_probe_register(const char *name, const char *format,
 		return -EINVAL;
 	if (format && marker_parse_format(format, NULL, MARKER_MAX_ARGS) < 0)
 		return -EINVAL;
-	/* Its trampoline changes must be committed, not join the caller's. */
-	if (WARN_ON_ONCE(static_key_txn_owned()))
-		return -EBUSY;
-
 	guard(mutex)(&markers_mutex);
 	return marker_probe_add(name, format, probe, data);
 }
@@ -551,16 +573,13 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
  *
  * Context: Process context; takes markers_mutex, may sleep.
  * Return: 0 on success, -ENOENT if (@probe, @data) is not connected to
- * @name, -EBUSY (and a warning) inside a static key transaction of the
- * caller.
+ * @name.
  */
 int marker_probe_unregister(const char *name,
 			    const struct marker_probe *probe, void *data)
 {
 	if (!name || !probe)
 		return -ENOENT;
-	if (WARN_ON_ONCE(static_key_txn_owned()))
-		return -EBUSY;
 
 	guard(mutex)(&markers_mutex);
 	return marker_probe_remove(name, probe, data);
@@ -650,7 +669,8 @@ int unregister_marker_notifier(struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(unregister_marker_notifier);
 
-static void marker_site_add(struct marker_site *site)
+static void marker_site_add(struct static_key_batch *batch,
+			    struct marker_site *site)
 {
 	u8 types[MARKER_MAX_ARGS];
 	struct marker *m;
@@ -682,11 +702,9 @@ static void marker_site_add(struct marker_site *site)
 	rcu_assign_pointer(site->funcs, marker_funcs_get(m));
 	if (!m->nr_sites++)
 		raw_notifier_call_chain(&marker_notifier, MARKER_ADD, m);
-	/* Join the other sites: a batch moves them all at its commit. */
-	if (m->live_enabled) {
-		marker_site_set_call(site, m->live);
-		static_branch_enable(&site->key);
-	}
+	/* Join the other sites, in the batch of the whole section. */
+	if (m->live_enabled)
+		marker_site_queue(batch, site, m->live, true);
 	return;
 
 nomem:
@@ -714,15 +732,20 @@ static void marker_site_remove(struct marker_site *site)
  * @start: first site
  * @stop: end of the sites
  *
+ * The sites of enabled markers are switched on in one static key batch,
+ * however many there are (a module load costs one batch).
+ *
  * Context: Process context; takes markers_mutex.
  */
 void marker_sites_add(struct marker_site *start, struct marker_site *stop)
 {
+	DEFINE_STATIC_KEY_BATCH(batch);
 	struct marker_site *site;
 
 	guard(mutex)(&markers_mutex);
 	for (site = start; site < stop; site++)
-		marker_site_add(site);
+		marker_site_add(&batch, site);
+	static_key_batch_apply(&batch);
 }
 
 /**

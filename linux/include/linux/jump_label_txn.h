@@ -1,78 +1,162 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Static key transactions: flip many static keys with one text_poke
- * batch sequence.
+ * Static key batches: flip many static keys, and retarget static calls,
+ * with one text_poke batch sequence.
  *
- * Between static_key_txn_begin() and static_key_txn_commit() the calling
- * task owns the static key machinery: it holds cpus_read_lock() and
- * jump_label_mutex.  The static_branch_{enable,disable,inc,dec}() and
- * static_key_{enable,disable,slow_inc,slow_dec}() calls it makes, and
- * their _cpuslocked forms, only record the change.  The commit patches
- * every site of every key whose branch direction changed, sorted by
+ * A batch is an object its owner keeps (on the stack or allocated).
+ * Queueing a change only records it in the batch; no lock is taken and
+ * nothing changes until static_key_batch_apply(), which takes
+ * cpus_read_lock() and jump_label_mutex, applies every queued change in
+ * order, patches every site of every key whose branch direction changed
+ * and every static_call trampoline and call site retargeted, sorted by
  * address, in as few text_poke batches as the architecture allows, and
- * only then publishes the new key->enabled values:
+ * only then publishes the keys' new enabled counts:
  *
- *	static_key_txn_begin();
+ *	DEFINE_STATIC_KEY_BATCH(batch);
+ *
  *	for (i = 0; i < n; i++)
- *		static_branch_enable(&keys[i]);
- *	err = static_key_txn_commit();
+ *		static_branch_batch_enable(&batch, &keys[i]);
+ *	static_call_batch_update(&batch, my_call, my_func);
+ *	err = static_key_batch_apply(&batch);
  *
- * Inside a transaction a key being enabled reads as enabled
- * (static_key_enabled() is true, as in the "enabling in progress" state of
- * static_key_slow_inc()) while its code still takes the old direction;
- * other tasks that touch such a key block until the commit.  The owner must
- * not wait for anything that itself waits for a static key change or CPU
- * hotplug, and must commit before returning to user space.
+ * Between queueing and applying the owner may do anything, sleep, take
+ * any lock, load modules or change static keys directly.  A change that
+ * is not valid when the batch is applied (a decrement of a count that
+ * is 0, an enable of a key whose count is above one) is skipped and
+ * counted in the batch's @refused; the others are applied.  A batch not
+ * to be applied is released with static_key_batch_discard().
  *
- * static_call updates join the transaction too (where the architecture
- * has inline static calls): static_call_update() by the owner only records
- * the new target, and the commit queues the trampoline and every call site
- * into the same text_poke batches as the jump sites.  static_call_query()
- * returns the old target until the commit.
- *
- * Without CONFIG_JUMP_LABEL key changes are plain atomic updates and
- * begin/commit do nothing.
+ * Without CONFIG_JUMP_LABEL the changes are applied by the plain static
+ * key functions; static_call retargets are batched only where the
+ * architecture has inline static calls, else applied one by one.
  */
 #ifndef _LINUX_JUMP_LABEL_TXN_H
 #define _LINUX_JUMP_LABEL_TXN_H
 
+#include <linux/errno.h>
 #include <linux/jump_label.h>
+#include <linux/list.h>
+#include <linux/static_call.h>
 #include <linux/types.h>
 
 /**
  * struct static_key_txn_stats - patching counters since boot
- * @transactions: committed static key transactions
- * @sites: jump sites patched by committed transactions
+ * @applied: applied static key batches
+ * @sites: jump sites patched by applied batches
  * @calls: static_call trampolines and call sites patched by them
  * @batches: text_poke batch sequences, all users of the architecture's
  *	batch interface (0 where the architecture does not count them)
  * @ipi_rounds: core serialising IPI broadcasts, all users (3 per batch
  *	sequence; 0 where the architecture does not count them)
- * @txn_batches: the part of @batches that committed transactions sent,
- *	counted while the commit holds the architecture's patching lock, so
- *	no other user's batch is in it
- * @txn_ipi_rounds: the part of @ipi_rounds that committed transactions sent
+ * @txn_batches: the part of @batches that applied static key batches
+ *	sent, counted while the apply holds the architecture's patching
+ *	lock, so no other user's batch is in it
+ * @txn_ipi_rounds: the part of @ipi_rounds that static key batches sent
+ * @refused: queued changes skipped as invalid when applied
+ * @queued: changes queued in batches not yet applied or discarded
  */
 struct static_key_txn_stats {
-	unsigned long transactions;
+	unsigned long applied;
 	unsigned long sites;
 	unsigned long calls;
 	unsigned long batches;
 	unsigned long ipi_rounds;
 	unsigned long txn_batches;
 	unsigned long txn_ipi_rounds;
+	unsigned long refused;
+	unsigned long queued;
 };
+
+/* Queued changes kept in the batch object itself before any allocation. */
+#define STATIC_KEY_BATCH_INLINE	4
+
+enum static_key_batch_op_type {
+	STATIC_KEY_BATCH_INC,
+	STATIC_KEY_BATCH_DEC,
+	STATIC_KEY_BATCH_ENABLE,
+	STATIC_KEY_BATCH_DISABLE,
+	STATIC_KEY_BATCH_CALL,
+};
+
+/* One queued change; private to kernel/jump_label_txn.c. */
+struct static_key_batch_op {
+	void *key;
+	void *tramp;
+	void *func;
+	enum static_key_batch_op_type type;
+};
+
+/**
+ * struct static_key_batch - static key changes queued for one apply
+ * @chunks: further queued changes, in allocated chunks
+ * @nr: changes in @ops
+ * @refused: changes the last static_key_batch_apply() skipped as invalid
+ * @ops: the first queued changes
+ *
+ * Initialise with DEFINE_STATIC_KEY_BATCH() or static_key_batch_init();
+ * the other fields are private.
+ */
+struct static_key_batch {
+	struct list_head chunks;
+	unsigned int nr;
+	unsigned int refused;
+	struct static_key_batch_op ops[STATIC_KEY_BATCH_INLINE];
+};
+
+#define STATIC_KEY_BATCH_INIT(name)					\
+	{ .chunks = LIST_HEAD_INIT((name).chunks) }
+
+#define DEFINE_STATIC_KEY_BATCH(name)					\
+	struct static_key_batch name = STATIC_KEY_BATCH_INIT(name)
+
+static inline void static_key_batch_init(struct static_key_batch *batch)
+{
+	*batch = (struct static_key_batch)STATIC_KEY_BATCH_INIT(*batch);
+}
+
+#define static_branch_batch_inc(batch, x)				\
+	static_key_batch_inc(batch, &(x)->key)
+#define static_branch_batch_dec(batch, x)				\
+	static_key_batch_dec(batch, &(x)->key)
+#define static_branch_batch_enable(batch, x)				\
+	static_key_batch_enable(batch, &(x)->key)
+#define static_branch_batch_disable(batch, x)				\
+	static_key_batch_disable(batch, &(x)->key)
+
+/*
+ * static_call_batch_update - queue a static_call retarget in a batch
+ * @batch: the batch
+ * @name: the static_call, as for static_call_update()
+ * @func: the new target, of the static_call's type
+ */
+#define static_call_batch_update(batch, name, func)			\
+({									\
+	typeof(STATIC_CALL_TRAMP(name)) *__F = (func);			\
+	__static_call_batch_update(batch, &STATIC_CALL_KEY(name),	\
+				   STATIC_CALL_TRAMP_ADDR(name), __F);	\
+})
 
 #ifdef CONFIG_JUMP_LABEL
 
-int static_key_txn_begin(void);
-int static_key_txn_commit(void);
-bool static_key_txn_owned(void);
+int static_key_batch_inc(struct static_key_batch *batch,
+			 struct static_key *key);
+int static_key_batch_dec(struct static_key_batch *batch,
+			 struct static_key *key);
+int static_key_batch_enable(struct static_key_batch *batch,
+			    struct static_key *key);
+int static_key_batch_disable(struct static_key_batch *batch,
+			     struct static_key *key);
+int __static_call_batch_update(struct static_key_batch *batch,
+			       struct static_call_key *key, void *tramp,
+			       void *func);
+int static_key_batch_apply(struct static_key_batch *batch);
+void static_key_batch_discard(struct static_key_batch *batch);
+
 void static_key_txn_get_stats(struct static_key_txn_stats *stats);
 unsigned int static_key_txn_batch_max(void);
 
 /**
- * struct jump_label_txn_site - one site to patch in a commit
+ * struct jump_label_txn_site - one site to patch in a batch apply
  * @addr: address of the instruction
  * @entry: the jump table entry of a jump site, NULL for a static_call
  * @type: the instruction a jump site needs
@@ -90,10 +174,6 @@ struct jump_label_txn_site {
 };
 
 /* Hooks for kernel/jump_label.c, not for other users. */
-bool jump_label_txn_inc(struct static_key *key, bool *ret);
-bool jump_label_txn_dec(struct static_key *key);
-bool jump_label_txn_enable(struct static_key *key);
-bool jump_label_txn_disable(struct static_key *key);
 bool jump_label_txn_collect(struct jump_entry *entry,
 			    enum jump_label_type type);
 bool jump_label_txn_collecting(void);
@@ -115,19 +195,68 @@ void jump_label_txn_account(unsigned long batches, unsigned long ipi_rounds);
 
 #else /* !CONFIG_JUMP_LABEL */
 
-static inline int static_key_txn_begin(void)
+/*
+ * Key changes are plain atomic updates here: apply each at once, with
+ * the checks static_key_batch_apply() makes.
+ */
+static inline int static_key_batch_refuse(struct static_key_batch *batch)
 {
+	batch->refused++;
 	return 0;
 }
 
-static inline int static_key_txn_commit(void)
+static inline int static_key_batch_inc(struct static_key_batch *batch,
+				       struct static_key *key)
 {
+	return static_key_slow_inc(key) ? 0 : static_key_batch_refuse(batch);
+}
+
+static inline int static_key_batch_dec(struct static_key_batch *batch,
+				       struct static_key *key)
+{
+	if (atomic_read(&key->enabled) <= 0)
+		return static_key_batch_refuse(batch);
+	static_key_slow_dec(key);
 	return 0;
 }
 
-static inline bool static_key_txn_owned(void)
+static inline int static_key_batch_enable(struct static_key_batch *batch,
+					  struct static_key *key)
 {
-	return false;
+	if (atomic_read(&key->enabled) > 1)
+		return static_key_batch_refuse(batch);
+	static_key_enable(key);
+	return 0;
+}
+
+static inline int static_key_batch_disable(struct static_key_batch *batch,
+					   struct static_key *key)
+{
+	if (atomic_read(&key->enabled) > 1)
+		return static_key_batch_refuse(batch);
+	static_key_disable(key);
+	return 0;
+}
+
+static inline int __static_call_batch_update(struct static_key_batch *batch,
+					     struct static_call_key *key,
+					     void *tramp, void *func)
+{
+	__static_call_update(key, tramp, func);
+	return 0;
+}
+
+static inline int static_key_batch_apply(struct static_key_batch *batch)
+{
+	unsigned int refused = batch->refused;
+
+	batch->refused = 0;
+	return refused ? -EINVAL : 0;
+}
+
+static inline void static_key_batch_discard(struct static_key_batch *batch)
+{
+	batch->refused = 0;
 }
 
 static inline void static_key_txn_get_stats(struct static_key_txn_stats *stats)
@@ -143,14 +272,14 @@ static inline unsigned int static_key_txn_batch_max(void)
 #endif /* CONFIG_JUMP_LABEL */
 
 /*
- * static_call hooks.  Only inline static calls join transactions, but the
+ * static_call hooks.  Only inline static calls join batches, but the
  * architecture's static_call code calls static_call_txn_collect() and
  * defines arch_static_call_txn_queue() in every configuration.
  */
 struct static_call_key;
 
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
-/* kernel/static_call_inline.c, for the commit */
+/* kernel/static_call_inline.c, for static_key_batch_apply() */
 void static_call_update_locked(struct static_call_key *key, void *tramp,
 			       void *func);
 void static_call_txn_lock(void);
@@ -161,16 +290,8 @@ static inline void static_call_txn_unlock(void) { }
 #endif
 
 #if defined(CONFIG_JUMP_LABEL) && defined(CONFIG_HAVE_STATIC_CALL_INLINE)
-bool static_call_txn_defer(struct static_call_key *key, void *tramp,
-			   void *func);
 bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail);
 #else
-static inline bool static_call_txn_defer(struct static_call_key *key,
-					 void *tramp, void *func)
-{
-	return false;
-}
-
 static inline bool static_call_txn_collect(void *site, void *tramp,
 					   void *func, bool tail)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared between the built-in static key transaction tests and the
+ * Shared between the built-in static key batch tests and the
  * module ones: a vmlinux key with sites in vmlinux and in the module.
  */
 #ifndef _KERNEL_TESTS_JUMP_LABEL_TXN_KUNIT_H
@@ -18,8 +18,8 @@ unsigned int static_key_txn_kunit_shared_run(void);
 
 /*
  * Text-poke batches and IPI rounds are counted by the architectures that
- * patch a transaction in batches of their own (x86); elsewhere the
- * counters stay 0 and the batch size is unbounded.
+ * patch a static key batch in text_poke batches of their own (x86);
+ * elsewhere the counters stay 0 and the batch size is unbounded.
  */
 static inline bool txn_kunit_counts(void)
 {

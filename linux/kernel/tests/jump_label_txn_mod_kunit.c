@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for static key transactions with keys in a module.
+ * KUnit tests for static key batches with keys in a module.
  *
  * The keys here live in this module (struct static_key entries point at
  * this module's jump table), and static_key_txn_kunit_shared is a vmlinux
  * key with sites both in vmlinux and here (its sites hang off a
- * struct static_key_mod list).  One transaction flips both kinds.
+ * struct static_key_mod list).  One batch flips both kinds.
  */
 #include <kunit/test.h>
 #include <linux/jump_label_txn.h>
@@ -118,23 +118,27 @@ static void mod_txn_flip(struct kunit *test, const struct mod_txn_case *c,
 			 bool on)
 {
 	unsigned int i, sites = c->nr_keys + (c->shared ? 2 * SHARED_SITES : 0);
+	DEFINE_STATIC_KEY_BATCH(batch);
 	struct static_key_txn_stats a, b;
+	int ret = 0;
 
 	static_key_txn_get_stats(&a);
-	KUNIT_ASSERT_EQ(test, static_key_txn_begin(), 0);
-	for (i = 0; i < c->nr_keys; i++) {
+	for (i = 0; i < c->nr_keys && !ret; i++) {
 		if (on)
-			static_branch_inc(&mod_keys[i]);
+			ret = static_branch_batch_inc(&batch, &mod_keys[i]);
 		else
-			static_branch_dec(&mod_keys[i]);
+			ret = static_branch_batch_dec(&batch, &mod_keys[i]);
 	}
-	if (c->shared) {
+	if (c->shared && !ret) {
 		if (on)
-			static_branch_enable(&static_key_txn_kunit_shared);
+			ret = static_branch_batch_enable(&batch,
+							 &static_key_txn_kunit_shared);
 		else
-			static_branch_disable(&static_key_txn_kunit_shared);
+			ret = static_branch_batch_disable(&batch,
+							  &static_key_txn_kunit_shared);
 	}
-	KUNIT_ASSERT_EQ(test, static_key_txn_commit(), 0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, static_key_batch_apply(&batch), 0);
 	static_key_txn_get_stats(&b);
 
 	mod_txn_check(test, c, on);
@@ -160,11 +164,11 @@ static struct kunit_case mod_txn_test_cases[] = {
 };
 
 static struct kunit_suite mod_txn_suite = {
-	.name = "static_key_txn_module",
+	.name = "static_key_batch_module",
 	.test_cases = mod_txn_test_cases,
 };
 
 kunit_test_suite(mod_txn_suite);
 
-MODULE_DESCRIPTION("KUnit tests for static key transactions on module keys");
+MODULE_DESCRIPTION("KUnit tests for static key batches on module keys");
 MODULE_LICENSE("GPL");

@@ -658,6 +658,7 @@ static void marker_module_test(struct kunit *test)
 {
 	struct mk_probe_data d = { .id = 1 };
 	struct marker_site *s = mk_mod_sites;
+	struct static_key_txn_stats st0, st1;
 	const struct marker *m;
 
 	mk_emit_tramps();
@@ -672,7 +673,16 @@ static void marker_module_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 0);
 	KUNIT_EXPECT_NULL(test, m->format);
 
+	static_key_txn_get_stats(&st0);
 	marker_sites_add(s, s + ARRAY_SIZE(mk_mod_sites));
+	static_key_txn_get_stats(&st1);
+	/* A "module load" switches all its enabled sites in one batch. */
+	KUNIT_EXPECT_EQ(test, st1.applied - st0.applied, 1);
+	/* Each MK_HIT() below is a site: s[0] has three, s[1] one. */
+	KUNIT_EXPECT_EQ(test, st1.sites - st0.sites, 4);
+	KUNIT_EXPECT_EQ(test, st1.calls - st0.calls,
+			IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) ? 2 : 0);
+	TXN_EXPECT_COUNT(test, st1.txn_ipi_rounds - st0.txn_ipi_rounds, 3);
 	KUNIT_EXPECT_EQ(test, mk_events[MARKER_ADD], 1);
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 2);
 	KUNIT_EXPECT_STREQ(test, m->format, "%d %s");
@@ -783,7 +793,7 @@ static void marker_stress_test(struct kunit *test)
 
 /*
  * A batch connects two markers (three sites): trampolines and keys change
- * only at commit, all in one static-key transaction, one text_poke batch.
+ * only at commit, all in one static key batch, one text_poke batch.
  */
 static void marker_batch_test(struct kunit *test)
 {
@@ -802,7 +812,7 @@ static void marker_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 0);
 	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
 	static_key_txn_get_stats(&after);
-	KUNIT_EXPECT_EQ(test, after.transactions - before.transactions, 1);
+	KUNIT_EXPECT_EQ(test, after.applied - before.applied, 1);
 	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 3);
 	/* Trampolines exist with direct calls only (x86-64). */
 	KUNIT_EXPECT_EQ(test, after.calls - before.calls,
@@ -815,7 +825,7 @@ static void marker_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.hits, 2);
 	KUNIT_EXPECT_EQ(test, b.hits, 1);
 
-	/* And back off in one transaction. */
+	/* And back off in one static key batch. */
 	marker_batch_begin();
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
 						      &mk_probe, &a), 0);
@@ -823,7 +833,7 @@ static void marker_batch_test(struct kunit *test)
 						      &mk_probe, &b), 0);
 	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
 	static_key_txn_get_stats(&before);
-	KUNIT_EXPECT_EQ(test, before.transactions - after.transactions, 1);
+	KUNIT_EXPECT_EQ(test, before.applied - after.applied, 1);
 	KUNIT_EXPECT_EQ(test, before.calls - after.calls,
 			IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) ? 3 : 0);
 	TXN_EXPECT_COUNT(test, before.txn_ipi_rounds - after.txn_ipi_rounds, 3);

@@ -1078,11 +1078,11 @@ static struct notifier_block tm_module_nb = {
 };
 #endif
 
-/* --- markers_enable: many markers, one static key transaction ----------- */
+/* --- markers_enable: many markers, one static key batch ---------------- */
 
 /*
  * Enable or disable the markers events matching @glob in the top trace
- * instance, all static key changes in one transaction.
+ * instance, all static key changes in one static key batch.
  */
 static int tm_enable_glob(const char *glob, bool enable)
 {
@@ -1095,7 +1095,7 @@ static int tm_enable_glob(const char *glob, bool enable)
 		return -ENODEV;
 	/*
 	 * The probe registrations below queue their key flips; the commit
-	 * does them in one static-key transaction.  The batch is begun
+	 * applies them in one static key batch.  The batch is begun
 	 * outside event_mutex, which registration nests markers_mutex in.
 	 */
 	marker_batch_begin();

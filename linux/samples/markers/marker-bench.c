@@ -16,7 +16,7 @@
  *   atomic  the operations a lockless trace buffer is made of
  *   nop     5-byte NOP and jump variants in the instruction stream
  *   flip    enabling and disabling N static keys, one by one and in one
- *           transaction: time, IPI rounds, text_poke batches
+ *           static key batch: time, IPI rounds, text_poke batches
  *   record  (on request, through the "run" file) a site whose trace event
  *           was enabled from tracefs by the caller
  *
@@ -630,21 +630,25 @@ static unsigned long bench_key_sites(void)
 
 static int bench_flip_keys(unsigned int n, bool enable, bool txn)
 {
+	DEFINE_STATIC_KEY_BATCH(batch);
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	if (txn) {
-		ret = static_key_txn_begin();
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < n; i++) {
-		if (enable)
+	for (i = 0; i < n && !ret; i++) {
+		if (txn && enable)
+			ret = static_branch_batch_enable(&batch, &bench_keys[i]);
+		else if (txn)
+			ret = static_branch_batch_disable(&batch, &bench_keys[i]);
+		else if (enable)
 			static_branch_enable(&bench_keys[i]);
 		else
 			static_branch_disable(&bench_keys[i]);
 	}
-	return txn ? static_key_txn_commit() : 0;
+	if (ret) {
+		static_key_batch_discard(&batch);
+		return ret;
+	}
+	return txn ? static_key_batch_apply(&batch) : 0;
 }
 
 static void bench_flip_one(unsigned int n, bool txn)

@@ -12,7 +12,7 @@
 # escape, or @huge (1 MiB), @page (PAGE_SIZE bytes), @page1 (one less),
 # @bin (bytes 1..255) or @read (open and read instead of write).  Then the
 # enabled set, enable/trigger files, the markers listing and the count of
-# static key transactions must be as before.  MARKERS_MODDIR may name a
+# static key batches must be as before.  MARKERS_MODDIR may name a
 # directory of the .ko files.
 
 DIR=$(dirname "$0")
@@ -210,7 +210,7 @@ n_cases=$(wc -l < "$TMP/cases")
 ktap_set_plan $((n_cases + 20))
 
 before=$(snapshot)
-t0=$(stat_txn)
+t0=$(stat_applied)
 run_cases
 echo "# $n_cases malformed writes tried"
 
@@ -228,11 +228,11 @@ ktap_test_result "enabled set, enable and trigger files, listing unchanged" \
 test_no_txn() {
 	local t1
 
-	t1=$(stat_txn)
+	t1=$(stat_applied)
 	[ "$t1" = "$t0" ] ||
-		{ echo "# static_keys_stats transactions $t0 -> $t1"; return 1; }
+		{ echo "# static_keys_stats applied_batches $t0 -> $t1"; return 1; }
 }
-ktap_test_result "rejected writes ran no static-key transaction" test_no_txn
+ktap_test_result "rejected writes applied no static key batch" test_no_txn
 
 test_filter_recovers() {
 	echo 0 > $EV/subsys_mark3/filter && echo 0 > $EV/subsys_mark2/filter &&
@@ -280,7 +280,7 @@ if command -v setpriv > /dev/null; then
 fi
 if [ -n "$NOBODY" ]; then
 	before=$(snapshot)
-	t0=$(stat_txn)
+	t0=$(stat_applied)
 fi
 # as nobody: tracefs and debugfs are root only
 bad $ME EACCES @read
@@ -305,7 +305,7 @@ if [ -z "$NOBODY" ]; then
 else
 	run_cases $NOBODY
 	test_unpriv_unchanged() {
-		test_unchanged && [ "$(stat_txn)" = "$t0" ]
+		test_unchanged && [ "$(stat_applied)" = "$t0" ]
 	}
 	ktap_test_result "unprivileged user: markers unchanged after refused access" \
 		test_unpriv_unchanged

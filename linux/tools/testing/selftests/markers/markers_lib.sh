@@ -15,9 +15,9 @@ wait_for() {
 	return 1
 }
 
-# stat_txn: static-key transactions committed since boot
-stat_txn() {
-	awk '$1 == "transactions" { print $2 }' $MARKERS_STATS
+# stat_applied: static key batches applied since boot
+stat_applied() {
+	awk '$1 == "applied_batches" { print $2 }' $MARKERS_STATS
 }
 
 # stat_get NAME: one counter of static_keys_stats

@@ -197,7 +197,7 @@ test_storm_glob() {
 
 	echo > $T/trace
 	load marker-example && load probe-example && load marker-many || return 1
-	t0=$(stat_txn)
+	t0=$(stat_applied)
 	start_firers
 	fire 2 $MANY_TRIGGER
 	end=$((SECONDS + SECS))
@@ -211,12 +211,12 @@ test_storm_glob() {
 	done
 	stop_firers
 	fired=$((FIRED - $(awk '{ print $1 }' "$TMP/rounds.2")))
-	t1=$(stat_txn)
+	t1=$(stat_applied)
 	n=$(recorded)
-	echo "# glob storm: ${SECS}s, $flips glob writes (516 markers), $((t1 - t0)) transactions,"
+	echo "# glob storm: ${SECS}s, $flips glob writes (516 markers), $((t1 - t0)) batches,"
 	echo "#   $fired rounds fired, $n events recorded"
 	[ $((t1 - t0)) -ge "$flips" ] ||
-		{ echo "# fewer transactions than glob writes"; return 1; }
+		{ echo "# fewer static key batches than glob writes"; return 1; }
 	[ "$n" -gt 0 ] && counts_are "$fired" || return 1
 	[ -z "$(cat $T/markers_enable)" ] ||
 		{ echo "# still enabled: $(cat $T/markers_enable | tr '\n' ' ')"; return 1; }
@@ -224,7 +224,7 @@ test_storm_glob() {
 		wait_for unload $m || { echo "# rmmod $m failed"; return 1; }
 	done
 }
-ktap_test_result "glob enable/disable storm (one transaction each) while sites fire" \
+ktap_test_result "glob enable/disable storm (one static key batch each) while sites fire" \
 	test_storm_glob
 
 # example_irq fires from a hard and a soft hrtimer (see marker-example.c):
@@ -402,7 +402,7 @@ test_hotplug() {
 
 	load marker-example && load probe-example && load marker-many || return 1
 	echo > $T/trace
-	t0=$(stat_txn)
+	t0=$(stat_applied)
 	rm -f "$TMP/stop" "$TMP"/rounds.*
 	fire 2 $TRIGGER
 	(
@@ -423,17 +423,17 @@ test_hotplug() {
 	done
 	stop_firers
 	fired=$FIRED
-	t1=$(stat_txn)
+	t1=$(stat_applied)
 	echo "# hotplug: ${SECS}s, $(cat "$TMP/hotplug") cpu1 offline/online cycles,"
 	echo "#   $globs glob writes (512 markers) + $globs single enable writes,"
-	echo "#   $((t1 - t0)) transactions, $fired rounds fired"
+	echo "#   $((t1 - t0)) batches, $fired rounds fired"
 	[ "$(cat $CPU1)" = 1 ] || return 1
 	[ "$(cat "$TMP/hotplug")" -gt 0 ] && [ $((t1 - t0)) -ge "$globs" ] || return 1
 	counts_are "$fired" || return 1
 	unload marker-many && unload probe-example && unload marker-example
 }
 if [ -w $CPU1 ]; then
-	ktap_test_result "static-key transactions racing CPU hotplug" test_hotplug
+	ktap_test_result "static key batches racing CPU hotplug" test_hotplug
 else
 	ktap_test_skip "CPU hotplug race (no $CPU1: no CONFIG_HOTPLUG_CPU or one CPU)"
 fi

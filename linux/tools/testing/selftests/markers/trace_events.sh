@@ -245,25 +245,25 @@ test_glob() {
 	local t0 t1 t2 n
 
 	[ -r $STATS ] || { echo "# no $STATS"; return 1; }
-	t0=$(stat_txn)
+	t0=$(stat_applied)
 	echo 'subsys_mark*' > $T/markers_enable || return 1
-	t1=$(stat_txn)
+	t1=$(stat_applied)
 	n=$(grep -c '^subsys_mark' $T/markers_enable)
 	[ "$n" = 4 ] || { echo "# $n enabled"; return 1; }
 	[ "$(cat $EV/subsys_mark2/enable)" = 1 ] || return 1
 	echo '!subsys_mark*' > $T/markers_enable || return 1
-	t2=$(stat_txn)
+	t2=$(stat_applied)
 	[ "$(cat $EV/subsys_mark2/enable)" = 0 ] || return 1
 	[ $((t1 - t0)) = 1 ] && [ $((t2 - t1)) = 1 ] ||
-		{ echo "# transactions $t0 $t1 $t2"; return 1; }
+		{ echo "# applied batches $t0 $t1 $t2"; return 1; }
 	! echo 'no_such_marker*' > $T/markers_enable 2>/dev/null
 }
-ktap_test_result "markers_enable: 4 markers, one transaction each way" \
+ktap_test_result "markers_enable: 4 markers, one static key batch each way" \
 	test_glob
 
-# 512 markers of marker-many: one transaction each way, every one records;
-# the 512 trampolines join the 512 jump sites in the transaction's batches
-# (one batch of 1024 pokes, 3 IPI rounds, where one poke at a time would
+# 512 markers of marker-many: one static key batch each way, every one
+# records; the 512 trampolines join the 512 jump sites in its text_poke
+# batches (one batch of 1024 pokes, 3 IPI rounds, where one poke at a time would
 # take 3072).  record-cmd is off meanwhile: it would register the sched
 # tracepoints, which mainline patches one poke at a time.
 test_glob_many() {
@@ -274,9 +274,9 @@ test_glob_many() {
 		return 1
 	wait_for test -d $EV/marker_many_777 || return 1
 	echo > $T/trace
-	t0=$(stat_txn); c0=$(stat_get transaction_calls); r0=$(stat_get ipi_rounds)
+	t0=$(stat_applied); c0=$(stat_get applied_calls); r0=$(stat_get ipi_rounds)
 	echo 'marker_many_*' > $T/markers_enable || return 1
-	t1=$(stat_txn); c1=$(stat_get transaction_calls); r1=$(stat_get ipi_rounds)
+	t1=$(stat_applied); c1=$(stat_get applied_calls); r1=$(stat_get ipi_rounds)
 	n=$(grep -c '^marker_many_' $T/markers_enable)
 	[ "$n" = 512 ] || { echo "# $n of 512 enabled"; return 1; }
 	cat $DEBUGFS/marker-many/trigger
@@ -284,15 +284,15 @@ test_glob_many() {
 	[ "$n" = 512 ] || { echo "# $n of 512 recorded"; return 1; }
 	has $T/trace 'marker_many_777: arg0=511$' || return 1
 	echo '!marker_many_*' > $T/markers_enable || return 1
-	t2=$(stat_txn); c2=$(stat_get transaction_calls); r2=$(stat_get ipi_rounds)
+	t2=$(stat_applied); c2=$(stat_get applied_calls); r2=$(stat_get ipi_rounds)
 	[ $((t1 - t0)) = 1 ] && [ $((t2 - t1)) = 1 ] ||
-		{ echo "# transactions $t0 $t1 $t2"; return 1; }
+		{ echo "# applied batches $t0 $t1 $t2"; return 1; }
 	[ $((c1 - c0)) = 512 ] && [ $((c2 - c1)) = 512 ] ||
 		{ echo "# trampolines patched $c0 $c1 $c2"; return 1; }
 	want=$(( 3 * ((1024 + $(stat_get batch_max) - 1) / $(stat_get batch_max)) ))
 	[ $((r1 - r0)) = "$want" ] && [ $((r2 - r1)) = "$want" ] ||
 		{ echo "# ipi rounds $r0 $r1 $r2, want $want each way"; return 1; }
-	echo "# 512 markers: 1 transaction to enable, 1 to disable;" \
+	echo "# 512 markers: 1 batch to enable, 1 to disable;" \
 		"IPI rounds $((r1 - r0)) and $((r2 - r1))"
 	rmmod marker_many
 }
@@ -307,7 +307,7 @@ test_glob_many_quiet() {
 	echo "$cmd" > $T/options/record-cmd
 	return $ret
 }
-ktap_test_result "markers_enable: 512 markers, one transaction each way" \
+ktap_test_result "markers_enable: 512 markers, one static key batch each way" \
 	test_glob_many_quiet
 
 if ! command -v trace-cmd >/dev/null; then
