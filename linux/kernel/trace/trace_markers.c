@@ -62,8 +62,12 @@
 /* Bound of one %s copy, with its NUL, and of all copies of one hit. */
 #define TM_STR_MAX		256
 #define TM_STR_ROOM		2048
-/* Contexts a probe may nest in on one CPU: task, softirq, irq, NMI. */
-#define TM_CONTEXTS		4
+/*
+ * String scratch buffers per CPU: one per nesting level of hits with
+ * strings, for task, softirq, hardirq and NMI context, and a hit nested
+ * in the same context (from a fault taken while copying a string).
+ */
+#define TM_SCRATCH_SLOTS	5
 
 /**
  * struct tm_arg - one field of a marker event
@@ -100,6 +104,8 @@ struct tm_arg {
  * @clear: some padding is not covered by the fields' stores; clear the
  *	record before filling it
  * @gone: the marker lost its sites; remove the event once disabled
+ * @used: the event was enabled in a trace instance: its records may be in
+ *	the ring buffers
  * @args: the fields
  */
 struct tm_event {
@@ -113,20 +119,27 @@ struct tm_event {
 	bool regs;
 	bool clear;
 	bool gone;
+	bool used;
 	struct tm_arg args[MARKER_MAX_ARGS];
 };
 
-/* Values of one hit, gathered before the record is reserved. */
+/*
+ * Values of one hit, gathered before the record is reserved; @slot is set
+ * while the strings sit in a scratch buffer (see tm_scratch_get()).
+ */
 struct tm_values {
 	u64 val[MARKER_MAX_ARGS];
 	u16 len[MARKER_MAX_ARGS];
-	char *str[MARKER_MAX_ARGS];
+	const char *str[MARKER_MAX_ARGS];
 	unsigned int dyn;
+	bool slot;
 };
 
 struct tm_scratch {
-	char buf[TM_CONTEXTS][TM_STR_ROOM];
+	char buf[TM_SCRATCH_SLOTS][TM_STR_ROOM];
 };
+
+static DEFINE_PER_CPU(unsigned int, tm_scratch_nest);
 
 static LIST_HEAD(tm_events);
 static DEFINE_MUTEX(tm_sync_mutex);
@@ -236,26 +249,70 @@ static void tm_record(const struct tm_event *ev, va_list *args, void *rec)
 }
 
 /*
+ * A scratch buffer of this CPU for the strings of one hit, by nesting
+ * level rather than by context level: a hit nested in the same context,
+ * such as one from a fault taken while a string is copied, gets a buffer
+ * of its own instead of overwriting the outer hit's.  Preemption is
+ * disabled by the caller.  NULL when TM_SCRATCH_SLOTS hits already nest.
+ */
+static char *tm_scratch_get(void)
+{
+	unsigned int n = this_cpu_inc_return(tm_scratch_nest) - 1;
+
+	/* Paired with the barrier() in tm_scratch_put(). */
+	barrier();
+	if (n < TM_SCRATCH_SLOTS)
+		return this_cpu_ptr(tm_scratch)->buf[n];
+	this_cpu_dec(tm_scratch_nest);
+	return NULL;
+}
+
+static void tm_scratch_put(struct tm_values *v)
+{
+	if (!v->slot)
+		return;
+	/* Paired with the barrier() in tm_scratch_get(). */
+	barrier();
+	this_cpu_dec(tm_scratch_nest);
+	v->slot = false;
+}
+
+/*
  * Events with strings: fetch the arguments of one hit in @v first, with
- * a bounded copy of each string into this context's scratch buffer, so
+ * a bounded copy of each string into a scratch buffer, so
  * that the record can be reserved at its size.
  */
 static void tm_gather(const struct tm_event *ev, va_list *args,
 		      struct tm_values *v)
 {
-	char *buf = NULL;
+	static const char nested[] = "(nested)";
 	unsigned int i, used = 0;
+	bool tried = false;
+	char *buf = NULL;
+	const char *src;
 
+	v->slot = false;
 	for (i = 0; i < ev->nr_args; i++) {
 		if (ev->args[i].type != MARKER_ARG_STR) {
 			v->val[i] = tm_fetch(ev->args[i].type, args);
 			continue;
 		}
-		if (!buf)
-			buf = this_cpu_ptr(tm_scratch)->buf[interrupt_context_level()];
-		v->str[i] = buf + used;
-		v->len[i] = tm_copy_str(buf + used, va_arg(*args, const char *),
-					TM_STR_ROOM - used);
+		src = va_arg(*args, const char *);
+		if (!tried) {
+			buf = tm_scratch_get();
+			v->slot = !!buf;
+			tried = true;
+		}
+		if (!buf) {
+			/* Too deeply nested: record a placeholder. */
+			v->str[i] = nested;
+			v->len[i] = min_t(unsigned int, sizeof(nested),
+					  TM_STR_ROOM - used);
+		} else {
+			v->str[i] = buf + used;
+			v->len[i] = tm_copy_str(buf + used, src,
+						TM_STR_ROOM - used);
+		}
 		used += v->len[i];
 	}
 	v->dyn = used;
@@ -303,10 +360,11 @@ static noinline void tm_ftrace_str(struct trace_event_file *file,
 		return;
 	tm_gather(ev, args, &v);
 	rec = trace_event_buffer_reserve(&fbuffer, file, ev->size + v.dyn);
-	if (!rec)
-		return;
-	tm_fill(ev, &v, rec);
-	trace_event_buffer_commit(&fbuffer);
+	if (rec) {
+		tm_fill(ev, &v, rec);
+		trace_event_buffer_commit(&fbuffer);
+	}
+	tm_scratch_put(&v);
 }
 
 static void tm_ftrace_vcall(void *data, const struct marker *m,
@@ -453,16 +511,18 @@ static void tm_perf_vcall(void *data, const struct marker *m, va_list *args)
 	if (hlist_empty(head))
 		return;
 	v.dyn = 0;
+	v.slot = false;
 	if (ev->has_str)
 		tm_gather(ev, args, &v);
 	rec = tm_perf_alloc(ev, v.dyn, &regs, &rctx);
-	if (!rec)
-		return;
-	if (ev->has_str)
-		tm_fill(ev, &v, rec);
-	else
-		tm_record(ev, args, rec);
-	tm_perf_submit(ev, v.dyn, rec, regs, rctx, head);
+	if (rec) {
+		if (ev->has_str)
+			tm_fill(ev, &v, rec);
+		else
+			tm_record(ev, args, rec);
+		tm_perf_submit(ev, v.dyn, rec, regs, rctx, head);
+	}
+	tm_scratch_put(&v);
 }
 
 TM_DEFINE_PROBE(tm_perf_probe, tm_perf_vcall);
@@ -519,6 +579,7 @@ static int tm_reg(struct trace_event_call *call, enum trace_reg type,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
+		ev->used = true;
 		return marker_probe_register(name, ev->format, tm_ftrace(ev),
 					     data);
 	case TRACE_REG_UNREGISTER:
@@ -544,6 +605,31 @@ static int tm_reg(struct trace_event_call *call, enum trace_reg type,
 	return 0;
 }
 
+/*
+ * Size of a field in the record: the C type's, so that long, size_t and
+ * pointer fields are 4 bytes on 32-bit kernels, as the field types
+ * announce them to the tools.
+ */
+static unsigned int tm_field_size(enum marker_arg_type type)
+{
+	switch (type) {
+	case MARKER_ARG_CHAR:
+		return 1;
+	case MARKER_ARG_S32:
+	case MARKER_ARG_U32:
+	case MARKER_ARG_STR:
+		return 4;
+	case MARKER_ARG_LONG:
+	case MARKER_ARG_ULONG:
+	case MARKER_ARG_SSIZE:
+	case MARKER_ARG_SIZE:
+	case MARKER_ARG_PTR:
+		return sizeof(long);
+	default:
+		return 8;
+	}
+}
+
 /* --- output ------------------------------------------------------------ */
 
 static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
@@ -554,6 +640,11 @@ static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
 	s64 sval = 0;
 	u64 val = 0;
 
+	/* A record shorter than its event's layout is not read past. */
+	if (a->offset + tm_field_size(a->type) > iter->ent_size) {
+		trace_event_printf(iter, "%s%s=(bad)", sep, a->name);
+		return;
+	}
 	switch (a->type) {
 	case MARKER_ARG_CHAR:
 		trace_event_printf(iter, "%s%s=%c", sep, a->name, *(char *)p);
@@ -580,8 +671,14 @@ static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
 		val = *(u32 *)p;
 		break;
 	case MARKER_ARG_LONG:
-	case MARKER_ARG_S64:
 	case MARKER_ARG_SSIZE:
+		sval = *(long *)p;
+		break;
+	case MARKER_ARG_ULONG:
+	case MARKER_ARG_SIZE:
+		val = *(unsigned long *)p;
+		break;
+	case MARKER_ARG_S64:
 		sval = *(s64 *)p;
 		break;
 	default:
@@ -659,20 +756,6 @@ static const char *tm_field_type(enum marker_arg_type type)
 	case MARKER_ARG_STR:	return "__data_loc char[]";
 	}
 	return NULL;
-}
-
-static unsigned int tm_field_size(enum marker_arg_type type)
-{
-	switch (type) {
-	case MARKER_ARG_CHAR:
-		return 1;
-	case MARKER_ARG_S32:
-	case MARKER_ARG_U32:
-	case MARKER_ARG_STR:
-		return 4;
-	default:
-		return 8;
-	}
 }
 
 static bool tm_field_signed(enum marker_arg_type type)
@@ -995,6 +1078,7 @@ static void tm_sync(void)
 	LIST_HEAD(removed);
 	LIST_HEAD(snap);
 	struct tm_snap *s, *stmp;
+	bool reset = false;
 	int ret;
 
 	guard(mutex)(&tm_sync_mutex);
@@ -1020,7 +1104,15 @@ static void tm_sync(void)
 			continue;
 		}
 		list_add(&ev->list, &removed);
+		reset |= ev->used;
 	}
+	/*
+	 * As when a module's own events go: records of a removed event must
+	 * not stay in the buffers, where an event added later with the same
+	 * type would decode them with its own layout.
+	 */
+	if (reset)
+		tracing_reset_all_online_cpus();
 	list_for_each_entry(s, &snap, list) {
 		if (s->seen)
 			continue;
@@ -1202,3 +1294,7 @@ static int __init trace_markers_init(void)
 	return 0;
 }
 fs_initcall(trace_markers_init);
+
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+#include "trace_markers_kunit.c"
+#endif

@@ -75,7 +75,7 @@ TMP=$(mktemp -d)
 trap cleanup EXIT
 reset_tracing
 
-ktap_set_plan 14
+ktap_set_plan 15
 
 test_files() {
 	local f
@@ -240,6 +240,27 @@ test_unload() {
 	load marker-example && wait_for test -d $EV/subsys_mark3
 }
 ktap_test_result "module unload and reload while enabled" test_unload
+
+# A removed event takes its records with it, as a module's own events do:
+# left in the buffer, they would be printed with the layout of whatever
+# event takes the type next.
+test_removed_records() {
+	echo > $T/trace
+	echo 1 > $EV/subsys_mark3/enable
+	hit 8
+	echo 0 > $EV/subsys_mark3/enable
+	has $T/trace ' subsys_mark3: arg0=1 arg1=8$' || return 1
+	unload marker-example || return 1
+	wait_for test ! -d $EV/subsys_mark3 || { echo "# event stayed"; return 1; }
+	if grep -v '^#' $T/trace | grep -q .; then
+		echo "# records left after the event went:"
+		grep -v '^#' $T/trace | head -3 | sed 's/^/#   /'
+		return 1
+	fi
+	load marker-example && wait_for test -d $EV/subsys_mark3
+}
+ktap_test_result "records of a removed event are cleared with it" \
+	test_removed_records
 
 test_glob() {
 	local t0 t1 t2 n
