@@ -2,13 +2,14 @@
 /*
  * debugfs listing of static keys, their sites and the patching counters.
  *
- *	static_keys		one line per key: symbol, enabled, count,
- *				default (true/false), owner, number of sites
- *	static_keys_sites	one line per site: address, size, current
- *				instruction (nop/jmp, or init once freed), key
- *	static_keys_stats	applied batches, sites and static_call pokes
- *				patched by them, text_poke batches, IPI
- *				rounds since boot
+ * In <debugfs>/static_keys/:
+ *
+ *	keys	one line per key: symbol, enabled, count, default
+ *		(true/false), owner, number of sites
+ *	sites	one line per site: address, size, current instruction
+ *		(nop/jmp, or init once freed), key
+ *	stats	applied batches, sites and static_call pokes patched by
+ *		them, text_poke batches, IPI rounds since boot
  *
  * The listings walk the jump tables of vmlinux and of each module, in that
  * order.  Each table is sorted by key then address (jump_label_init() and
@@ -334,11 +335,11 @@ static struct notifier_block jl_dbg_module_nb = {
 
 static int __init jl_dbg_init(void)
 {
-	debugfs_create_file("static_keys", 0400, NULL, NULL, &jl_dbg_keys_fops);
-	debugfs_create_file("static_keys_sites", 0400, NULL, NULL,
-			    &jl_dbg_sites_fops);
-	debugfs_create_file("static_keys_stats", 0400, NULL, NULL,
-			    &jl_dbg_stats_fops);
+	struct dentry *dir = debugfs_create_dir("static_keys", NULL);
+
+	debugfs_create_file("keys", 0400, dir, NULL, &jl_dbg_keys_fops);
+	debugfs_create_file("sites", 0400, dir, NULL, &jl_dbg_sites_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &jl_dbg_stats_fops);
 	return register_module_notifier(&jl_dbg_module_nb);
 }
 late_initcall(jl_dbg_init);

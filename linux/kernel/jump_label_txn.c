@@ -43,6 +43,8 @@
 #include <linux/sort.h>
 #include <linux/static_call.h>
 
+#include "jump_label_txn.h"
+
 /**
  * struct jump_label_txn_rec - a key changed by the batch being applied
  * @node: in txn_hash, by key

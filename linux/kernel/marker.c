@@ -838,7 +838,9 @@ DEFINE_SEQ_ATTRIBUTE(markers);
 /* debugfs is set up at core_initcall too, in a later object. */
 static int __init markers_debugfs_init(void)
 {
-	debugfs_create_file("markers", 0400, NULL, NULL, &markers_fops);
+	struct dentry *dir = debugfs_create_dir("markers", NULL);
+
+	debugfs_create_file("list", 0400, dir, NULL, &markers_fops);
 	return 0;
 }
 fs_initcall(markers_debugfs_init);

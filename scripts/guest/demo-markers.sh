@@ -10,8 +10,8 @@ step() { echo; echo "== $*"; }
 step "modprobe marker-example probe-example markers=subsys_mark1,subsys_mark3"
 modprobe marker-example
 modprobe probe-example markers=subsys_mark1,subsys_mark3
-step "cat $D/markers"
-cat $D/markers
+step "cat $D/markers/list"
+cat $D/markers/list
 if [ -d $T/events/markers/subsys_mark1 ]; then
 	step "echo 1 > $T/events/markers/subsys_mark1/enable"
 	echo > $T/trace
@@ -33,6 +33,6 @@ if [ -d $T/events/markers/subsys_mark1 ]; then
 		trace-cmd report -i /tmp/trace.dat 2>/dev/null | tail -n 3
 	fi
 fi
-step "marker_example's site keys in debugfs static_keys (key, enabled, count, type, owner, sites)"
-grep '^__mark_site' $D/static_keys | grep marker_example
+step "marker_example's site keys in debugfs static_keys/keys (key, enabled, count, type, owner, sites)"
+grep '^__mark_site' $D/static_keys/keys | grep marker_example
 rmmod probe_example marker_example

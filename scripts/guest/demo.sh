@@ -8,7 +8,7 @@ set -u
 
 exec > >(tee "$OUT/demo.txt") 2>&1
 echo "== booted: $(uname -r) $(uname -v)"
-echo "== cpus: $(nproc), jump labels: $(grep -c . /sys/kernel/debug/static_keys 2>/dev/null || echo n/a) keys listed"
+echo "== cpus: $(nproc), jump labels: $(grep -c . /sys/kernel/debug/static_keys/keys 2>/dev/null || echo n/a) keys listed"
 if [ -d /sys/kernel/tracing/events/markers ] || modinfo marker-example >/dev/null 2>&1; then
 	. "$(dirname "$0")/demo-markers.sh"
 else

@@ -55,7 +55,7 @@ if [ -z "$PERF" ]; then
 	finish
 	exit 0
 fi
-echo "== $PERF; markers known: $(grep -c . /sys/kernel/debug/markers 2>/dev/null)"
+echo "== $PERF; markers known: $(grep -c . /sys/kernel/debug/markers/list 2>/dev/null)"
 # Same user address layout in every run.
 echo 0 > /proc/sys/kernel/randomize_va_space
 series "$LABEL"

@@ -173,12 +173,6 @@ struct jump_label_txn_site {
 	bool tail;
 };
 
-/* Hooks for kernel/jump_label.c, not for other users. */
-bool jump_label_txn_collect(struct jump_entry *entry,
-			    enum jump_label_type type);
-bool jump_label_txn_collecting(void);
-void jump_label_txn_update_key(struct static_key *key);
-
 /*
  * Architecture hooks.  arch_jump_label_txn_apply() patches @nr sites,
  * sorted by address, @nr <= arch_jump_label_txn_batch_max(), as one batch;
@@ -272,23 +266,11 @@ static inline unsigned int static_key_txn_batch_max(void)
 #endif /* CONFIG_JUMP_LABEL */
 
 /*
- * static_call hooks.  Only inline static calls join batches, but the
- * architecture's static_call code calls static_call_txn_collect() and
- * defines arch_static_call_txn_queue() in every configuration.
+ * static_call hooks of the architecture.  Only inline static calls join
+ * batches, but the architecture's static_call code calls
+ * static_call_txn_collect() and defines arch_static_call_txn_queue() in
+ * every configuration.
  */
-struct static_call_key;
-
-#ifdef CONFIG_HAVE_STATIC_CALL_INLINE
-/* kernel/static_call_inline.c, for static_key_batch_apply() */
-void static_call_update_locked(struct static_call_key *key, void *tramp,
-			       void *func);
-void static_call_txn_lock(void);
-void static_call_txn_unlock(void);
-#else
-static inline void static_call_txn_lock(void) { }
-static inline void static_call_txn_unlock(void) { }
-#endif
-
 #if defined(CONFIG_JUMP_LABEL) && defined(CONFIG_HAVE_STATIC_CALL_INLINE)
 bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail);
 #else

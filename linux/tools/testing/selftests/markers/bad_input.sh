@@ -3,7 +3,7 @@
 #
 # description: malformed writes to the markers control files fail with
 #	the right errno and change nothing; the files are root only
-# requires: events/markers, markers_enable, static_keys_stats,
+# requires: events/markers, markers_enable, static_keys/stats,
 #	marker-example.ko, python3
 #
 # Every write goes through a small python helper (os.write() and the
@@ -21,8 +21,8 @@ DIR=$(dirname "$0")
 
 DEBUGFS=/sys/kernel/debug
 TRIGGER=$DEBUGFS/marker-example/trigger
-LIST=$DEBUGFS/markers
-STATS=$DEBUGFS/static_keys_stats
+LIST=$DEBUGFS/markers/list
+STATS=$DEBUGFS/static_keys/stats
 T=/sys/kernel/tracing
 ME=$T/markers_enable
 EV=$T/events/markers
@@ -201,8 +201,8 @@ bad $EV/subsys_mark3/trigger EINVAL @bin
 # read-only files of the series
 bad $TRIGGER EINVAL 'x'
 bad $LIST EINVAL 'subsys_mark1'
-bad $DEBUGFS/static_keys EINVAL '1'
-bad $DEBUGFS/static_keys_sites EINVAL '1'
+bad $DEBUGFS/static_keys/keys EINVAL '1'
+bad $DEBUGFS/static_keys/sites EINVAL '1'
 bad $STATS EINVAL '0'
 
 n_cases=$(wc -l < "$TMP/cases")
@@ -230,7 +230,7 @@ test_no_txn() {
 
 	t1=$(stat_applied)
 	[ "$t1" = "$t0" ] ||
-		{ echo "# static_keys_stats applied_batches $t0 -> $t1"; return 1; }
+		{ echo "# static_keys/stats applied_batches $t0 -> $t1"; return 1; }
 }
 ktap_test_result "rejected writes applied no static key batch" test_no_txn
 
@@ -252,11 +252,11 @@ mode_is() {
 }
 
 test_modes() {
-	mode_is $LIST 400 && mode_is $DEBUGFS/static_keys 400 &&
-	mode_is $DEBUGFS/static_keys_sites 400 && mode_is $STATS 400 &&
+	mode_is $LIST 400 && mode_is $DEBUGFS/static_keys/keys 400 &&
+	mode_is $DEBUGFS/static_keys/sites 400 && mode_is $STATS 400 &&
 	mode_is $ME 600
 }
-ktap_test_result "modes: debugfs markers, static_keys* 0400, markers_enable 0600" \
+ktap_test_result "modes: debugfs markers/list, static_keys/* 0400, markers_enable 0600" \
 	test_modes
 
 test_event_modes() {
@@ -292,8 +292,8 @@ bad $EV/subsys_mark3/trigger EACCES 'traceoff'
 bad $T/trace EACCES @read
 bad $T/trace_pipe EACCES @read
 bad $LIST EACCES @read
-bad $DEBUGFS/static_keys EACCES @read
-bad $DEBUGFS/static_keys_sites EACCES @read
+bad $DEBUGFS/static_keys/keys EACCES @read
+bad $DEBUGFS/static_keys/sites EACCES @read
 bad $STATS EACCES @read
 bad $TRIGGER EACCES @read
 if [ -z "$NOBODY" ]; then

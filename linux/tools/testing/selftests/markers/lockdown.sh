@@ -4,7 +4,7 @@
 # description: under lockdown=confidentiality the markers' tracefs files
 #	are hidden or refuse readers and writers, like the other tracefs files
 # requires: lockdown=confidentiality on the kernel command line, a
-#	built-in marker (listed in <debugfs>/markers)
+#	built-in marker (listed in <debugfs>/markers/list)
 #
 # Needs no module: built-in markers (the KUnit suite's, for instance)
 # would have events.  Under confidentiality lockdown 6.12's tracefs does
@@ -18,7 +18,7 @@ DIR=$(dirname "$0")
 T=/sys/kernel/tracing
 ME=$T/markers_enable
 EV=$T/events/markers
-LIST=/sys/kernel/debug/markers
+LIST=/sys/kernel/debug/markers/list
 LOCKDOWN=/sys/kernel/security/lockdown
 
 ktap_print_header

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers shared by the markers selftests; sourced, not run.
 
-MARKERS_STATS=/sys/kernel/debug/static_keys_stats
+MARKERS_STATS=/sys/kernel/debug/static_keys/stats
 
 # wait_for TEST...: up to 5 s for the test to hold (events follow
 # module notifiers through a work item)
@@ -20,7 +20,7 @@ stat_applied() {
 	awk '$1 == "applied_batches" { print $2 }' $MARKERS_STATS
 }
 
-# stat_get NAME: one counter of static_keys_stats
+# stat_get NAME: one counter of <debugfs>/static_keys/stats
 stat_get() {
 	awk -v k="$1" '$1 == k { print $2 }' $MARKERS_STATS
 }
@@ -60,7 +60,7 @@ markers_require_trace() {
 	mountpoint -q /sys/kernel/tracing ||
 		mount -t tracefs nodev /sys/kernel/tracing
 	[ -e /sys/kernel/tracing/markers_enable ] && [ -r $MARKERS_STATS ] ||
-		markers_skip_all "no markers_enable or static_keys_stats: $why"
+		markers_skip_all "no markers_enable or static_keys/stats: $why"
 }
 
 # markers_require_python WHY: python3, used for WHY

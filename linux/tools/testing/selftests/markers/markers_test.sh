@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # description: markers connect to probes by name in any load order
-# requires: /sys/kernel/debug/markers, marker-example.ko, probe-example.ko
+# requires: /sys/kernel/debug/markers/list, marker-example.ko, probe-example.ko
 #
 # Loads samples/markers in each order, hits the sites from user space,
 # checks the hit counts and the debugfs listing, and unloads modules
@@ -14,7 +14,7 @@ DIR=$(dirname "$0")
 . "$DIR/markers_lib.sh"
 
 DEBUGFS=/sys/kernel/debug
-LIST=$DEBUGFS/markers
+LIST=$DEBUGFS/markers/list
 TRIGGER=$DEBUGFS/marker-example/trigger
 COUNTS=$DEBUGFS/probe-example/counts
 

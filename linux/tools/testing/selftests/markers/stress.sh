@@ -4,7 +4,7 @@
 # description: markers under load: enable/disable storms, probe churn,
 #	module load/unload in every order and CPU hotplug while sites fire,
 #	also from hardirq and softirq context
-# requires: events/markers, markers_enable, static_keys_stats,
+# requires: events/markers, markers_enable, static_keys/stats,
 #	marker-example.ko, probe-example.ko, marker-many.ko, python3
 #
 # Sites of samples/markers fire from user space on every CPU (a python
@@ -25,7 +25,7 @@ TRIGGER=$DEBUGFS/marker-example/trigger
 IRQ=$DEBUGFS/marker-example/irq
 MANY_TRIGGER=$DEBUGFS/marker-many/trigger
 COUNTS=$DEBUGFS/probe-example/counts
-STATS=$DEBUGFS/static_keys_stats
+STATS=$DEBUGFS/static_keys/stats
 T=/sys/kernel/tracing
 EV=$T/events/markers
 INST=$T/instances/markers_stress

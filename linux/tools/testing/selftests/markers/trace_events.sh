@@ -17,7 +17,7 @@ DIR=$(dirname "$0")
 
 DEBUGFS=/sys/kernel/debug
 TRIGGER=$DEBUGFS/marker-example/trigger
-STATS=$DEBUGFS/static_keys_stats
+STATS=$DEBUGFS/static_keys/stats
 T=/sys/kernel/tracing
 EV=$T/events/markers
 INST=$T/instances/markers_selftest
