@@ -229,18 +229,38 @@ static noinline unsigned int run_k257(void)
 	return n;
 }
 
+/*
+ * 256 sites of txn_k5000 per function: clang gives each site a stack
+ * slot, and 5000 in one function would take a 20 KB frame.
+ */
+#define K5000_PART(i, hot)						\
+static noinline unsigned int run_k5000_##i(void)			\
+{									\
+	unsigned int n = 0;						\
+									\
+	sites_256(&txn_k5000, hot, &n);					\
+	return n;							\
+}
+
+K5000_PART(0, true) K5000_PART(1, true) K5000_PART(2, true)
+K5000_PART(3, true) K5000_PART(4, true) K5000_PART(5, false)
+K5000_PART(6, false) K5000_PART(7, false) K5000_PART(8, false)
+K5000_PART(9, false) K5000_PART(10, false) K5000_PART(11, false)
+K5000_PART(12, false) K5000_PART(13, false) K5000_PART(14, false)
+K5000_PART(15, false) K5000_PART(16, false) K5000_PART(17, false)
+K5000_PART(18, false)
+
 static noinline unsigned int run_k5000(void)
 {
 	unsigned int n = 0;
 
-	/* 5000 = 4 * 1024 + 3 * 256 + 2 * 64 + 2 * 4 */
-	sites_1024(&txn_k5000, false, &n);
-	sites_1024(&txn_k5000, true, &n);
-	sites_1024(&txn_k5000, false, &n);
-	sites_1024(&txn_k5000, false, &n);
-	sites_256(&txn_k5000, true, &n);
-	sites_256(&txn_k5000, false, &n);
-	sites_256(&txn_k5000, false, &n);
+	/* 5000 = 19 * 256 + 2 * 64 + 2 * 4 */
+	n += run_k5000_0() + run_k5000_1() + run_k5000_2() + run_k5000_3();
+	n += run_k5000_4() + run_k5000_5() + run_k5000_6() + run_k5000_7();
+	n += run_k5000_8() + run_k5000_9() + run_k5000_10() + run_k5000_11();
+	n += run_k5000_12() + run_k5000_13() + run_k5000_14();
+	n += run_k5000_15() + run_k5000_16() + run_k5000_17();
+	n += run_k5000_18();
 	sites_64(&txn_k5000, false, &n);
 	sites_64(&txn_k5000, true, &n);
 	sites_4(&txn_k5000, false, &n);
