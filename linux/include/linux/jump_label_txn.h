@@ -23,7 +23,8 @@
  * any lock, load modules or change static keys directly.  A change that
  * is not valid when the batch is applied (a decrement of a count that
  * is 0, an enable of a key whose count is above one) is skipped and
- * counted in the batch's @refused; the others are applied.  A batch not
+ * counted in the refused counter of static_key_txn_get_stats(); the others
+ * are applied, and static_key_batch_apply() returns -EINVAL.  A batch not
  * to be applied is released with static_key_batch_discard().
  *
  * Without CONFIG_JUMP_LABEL the changes are applied by the plain static
@@ -90,7 +91,8 @@ struct static_key_batch_op {
  * struct static_key_batch - static key changes queued for one apply
  * @chunks: further queued changes, in allocated chunks
  * @nr: changes in @ops
- * @refused: changes the last static_key_batch_apply() skipped as invalid
+ * @refused: without CONFIG_JUMP_LABEL, changes the queueing functions
+ *	refused since the batch was last applied (they apply at once there)
  * @ops: the first queued changes
  *
  * Initialise with DEFINE_STATIC_KEY_BATCH() or static_key_batch_init();
