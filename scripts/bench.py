@@ -10,9 +10,9 @@ Steps: deps, tree, config (+ configs/bench.config), build (mk.py), then
            and NOP cases on the host CPU in TSC cycles
   size   - bytes per MARK site and per TRACE_EVENT, from marker-bench.o
   macro  - scripts/guest/macro.sh: hackbench and a pipe ping-pong (perf
-           bench) on this kernel, without and with a counting probe on
-           the standard markers, and on the same tree and config without
-           the commit that places them (built in $B/obj-unmarked)
+           bench) on this kernel, and on the same tree and config with the
+           bench-only patch placing the standard markers (built in
+           $B/obj-marked; 6.12 only), without and with a counting probe
 Writes $B/out/bench/results.csv, results.json and flip.svg (B defaults
 to build-bench/).  Nothing asserts a time.
 """
@@ -35,8 +35,15 @@ os.environ['B'] = os.environ.get('B') or bases.default_build_dir('bench')
 import mk  # noqa: E402
 
 FLIP_NS = (1, 10, 100, 1000, 5000)
-# The commit placing the standard markers; case macro builds without it.
-MACRO_PATCH = '14-markers-instrumentation.patch'
+# Places the standard markers (syscalls, faults, irqs, context switch)
+# for case macro only: the posted series adds no site beside an existing
+# tracepoint, so the patch is not in it.  patches/bench/<base>-...; 6.12
+# only.
+MACRO_PATCH = 'markers-instrumentation.patch'
+
+
+def macro_patch():
+    return os.path.join(ROOT, 'patches', 'bench', f'{mk.BASE.name}-{MACRO_PATCH}')
 MACRO_BENCHES = ('hackbench', 'pipe')
 # One vCPU: with two, TCG runs them round-robin on slices of host time,
 # and the same run on the same kernel spreads by about 10%.
@@ -161,10 +168,6 @@ def size_case(obj):
     if sites:
         add('mark_site_descriptor', syms[sites[0]][1])
         add('mark_sites_in_object', len(sites), 'count')
-    tramps = [s for s in syms if s.startswith('__UNIQUE_ID___mark_tramp_') or
-              '__mark_tramp_' in s]
-    if tramps:
-        add('mark_site_trampoline', max(syms[t][1] for t in tramps))
     add('jump_table_entry', 16)
     # Everything TRACE_EVENT(marker_bench_tp) defines, by symbol.
     ev = {s: v for s, v in syms.items() if 'marker_bench_tp' in s}
@@ -454,25 +457,26 @@ def main():
     return 0
 
 
-def build_unmarked():
-    """The bench tree and .config without MACRO_PATCH, built in obj-unmarked.
+def build_marked():
+    """The bench tree and .config with MACRO_PATCH, built in obj-marked.
 
-    The patch is reversed in the bench tree itself for the build and put
-    back after it, with the files' times restored: the same source paths
-    let ccache serve every file the patch does not touch, and the bench
-    kernel does not rebuild afterwards."""
-    patch = bases.patch_path(mk.BASE, MACRO_PATCH)
-    obj = os.path.join(mk.B, 'obj-unmarked')
+    The patch is applied to the bench tree itself for the build and taken
+    back out after it, with the files' times restored: the same source
+    paths let ccache serve every file the patch does not touch, and the
+    bench kernel does not rebuild afterwards."""
+    patch = macro_patch()
+    obj = os.path.join(mk.B, 'obj-marked')
     times = {f: os.stat(os.path.join(mk.SRC, f)) for f in mk.patch_files(patch)}
-    mk.run(['patch', '-R', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch], cwd=mk.SRC)
+    mk.run(['patch', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch], cwd=mk.SRC)
     try:
         os.makedirs(obj, exist_ok=True)
         shutil.copyfile(os.path.join(mk.OBJ, '.config'), os.path.join(obj, '.config'))
         mk.run(['make', '-C', mk.SRC, f'O={obj}', 'olddefconfig'],
-               logfile=os.path.join(mk.LOGS, 'unmarked-config.log'))
-        mk.step_build(obj=obj, kselftests=False, logname='build-unmarked')
+               logfile=os.path.join(mk.LOGS, 'marked-config.log'))
+        mk.step_build(obj=obj, kselftests=False, logname='build-marked')
     finally:
-        mk.run(['patch', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch], cwd=mk.SRC)
+        mk.run(['patch', '-R', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch],
+               cwd=mk.SRC)
         for f, st in times.items():
             os.utime(os.path.join(mk.SRC, f), ns=(st.st_atime_ns, st.st_mtime_ns))
     return obj
@@ -481,15 +485,15 @@ def build_unmarked():
 def macro_case(opts):
     """Case macro: rows 'macro,<kernel>[_probe]_<bench>,<rep>,ns'."""
     rows = []
-    if not any(MACRO_PATCH in c.patches for c in mk.load_series()):
+    if not os.path.isfile(macro_patch()):
         return [{'source': 'guest', 'case': 'macro', 'variant': 'all', 'n': 0, 'value': 0,
-                 'unit': f'skip:the {mk.BASE.name} series places no standard markers '
-                         f'({MACRO_PATCH} is in the 6.12 series only)'}]
+                 'unit': f'skip:no standard markers patch for {mk.BASE.name} '
+                         f'(patches/bench/ has one for 6.12 only)'}]
     # sleep=off: an idle vCPU jumps to its next timer instead of letting
     # guest time run at host speed, so idle time does not depend on the host.
     opts = opts and opts.replace('shift=0', 'shift=0,sleep=off')
-    for label, obj, extra in (('marked', mk.OBJ, ('probe',)),
-                              ('unmarked', build_unmarked(), ())):
+    for label, obj, extra in (('marked', build_marked(), ('probe',)),
+                              ('unmarked', mk.OBJ, ())):
         out, problems, text = mk.step_boot(mk.guest('macro.sh', '/tmp/results', mk.KSFT,
                                                     label, *extra),
                                            'macro-' + label, cpus=MACRO_CPUS, qemu_opts=opts,

@@ -34,23 +34,34 @@ KUNIT_BOOT = ['CONFIG_PRINTK=y', 'CONFIG_KALLSYMS=y', 'CONFIG_TTY=y', 'CONFIG_BU
               'CONFIG_STATIC_KEY_TXN_KUNIT_TEST=y', 'CONFIG_SMP=y', 'CONFIG_PREEMPT=y',
               'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y']
 
+CFI_OPT = 'CONFIG_CFI_CLANG=y' if os.environ.get('BASE') == '6.12' else 'CONFIG_CFI=y'
+
 # name: (ARCH, make variables, fragments (None = make test's), options, boot)
 VARIANTS = {
     'x86_64': ('x86_64', [], FULL, [], False),
     'x86_64-markers-n': ('x86_64', [], FULL, ['CONFIG_MARKERS=n'], False),
     'x86_64-jump-label-n': ('x86_64', [], FULL, ['CONFIG_JUMP_LABEL=n'], False),
-    'x86_64-no-direct-call': ('x86_64', [], FULL, ['CONFIG_MARKERS_DIRECT_CALL=n'], False),
     'i386': ('i386', [], [], KUNIT_BOOT + ['CONFIG_64BIT=n', 'CONFIG_SERIAL_8250=y',
                                            'CONFIG_SERIAL_8250_CONSOLE=y'], True),
     'arm64': ('arm64', ['CROSS_COMPILE=aarch64-linux-gnu-'], [],
               KUNIT_BOOT + ['CONFIG_SERIAL_AMBA_PL011=y', 'CONFIG_SERIAL_AMBA_PL011_CONSOLE=y'],
               True),
     'x86_64-clang': ('x86_64', ['LLVM=-19'], FULL, [], False),
+    # kCFI checks every indirect call, the markers' probe calls included;
+    # booted, the KUnit suites of the series (the trace events' one too)
+    # call each kind of probe.  CFI_CLANG became CFI after 6.12.
+    'x86_64-kcfi': ('x86_64', ['LLVM=-19'], [],
+                    KUNIT_BOOT + [CFI_OPT, 'CONFIG_CFI_PERMISSIVE=n', 'CONFIG_MARKERS_TRACE=y',
+                                  'CONFIG_SERIAL_8250=y', 'CONFIG_SERIAL_8250_CONSOLE=y'],
+                    True),
 }
 PACKAGES = {'arm64': ['gcc-aarch64-linux-gnu', 'qemu-system-arm'],
             'x86_64-clang': ['clang-19', 'lld-19', 'llvm-19'],
+            'x86_64-kcfi': ['clang-19', 'lld-19', 'llvm-19'],
             'i386': ['qemu-system-x86']}
 QEMU = {
+    'x86_64': ['qemu-system-x86_64', '-M', 'pc', '-cpu', 'max', '-smp', '2', '-m', '1G',
+               '-append', 'console=ttyS0 panic=-1 kunit.enable=1'],
     'i386': ['qemu-system-i386', '-M', 'pc', '-cpu', 'max', '-smp', '2', '-m', '1G',
              '-append', 'console=ttyS0 panic=-1 kunit.enable=1'],
     'arm64': ['qemu-system-aarch64', '-M', 'virt', '-cpu', 'max', '-smp', '2', '-m', '1G',
@@ -234,7 +245,7 @@ def boot_kunit(mk, name, arch, obj):
         return 'fail', 'KUnit: no results on the console'
     if fails:
         return 'fail', f'KUnit {ok} ok, {len(fails)} failed: ' + ', '.join(fails[:4])
-    for pat in (r'BUG: ', r'Oops', mk.WARN_RE, r'Kernel panic - not syncing: (?!VFS|No working init)'):
+    for pat in (r'BUG: ', r'Oops', r'CFI failure', mk.WARN_RE, r'Kernel panic - not syncing: (?!VFS|No working init)'):
         m = re.search(pat, text)
         if m:
             return 'fail', f'KUnit {ok} ok; console shows "{m.group(0)}"'

@@ -3,17 +3,15 @@
  * Markers: the registry connecting MARK() sites and probes by name.
  *
  * markers_mutex guards the list of markers, each marker's sites, format,
- * probe array updates and call state, and the notifier chain.  It is taken
+ * probe array updates and key state, and the notifier chain.  It is taken
  * by the exported registration functions, the module notifier and the
- * debugfs listing; static key and static_call updates nest inside it (they
- * take cpus_read_lock() and jump_label_mutex/static_call_mutex).
+ * debugfs listing; static key updates nest inside it (they take
+ * cpus_read_lock() and jump_label_mutex).
  *
- * markers_batch_mutex is taken by marker_batch_begin() and released by
- * marker_batch_commit(); it nests outside everything else (a batch owner
- * may take event_mutex and register probes between the two calls).  While
- * a task owns the batch, the markers its registrations change are queued
- * on markers_batch_list (under markers_mutex); the commit moves their
- * trampolines and keys in one static key batch.
+ * A struct marker_batch is owned by its caller and holds no lock between
+ * its calls: registrations made with it link the markers whose sites are
+ * to be switched into it (under markers_mutex), and marker_batch_apply()
+ * switches them to their state at that time in one static key batch.
  *
  * Readers are the marker sites and the probe iterator.  They run in a
  * marker_srcu read-side section (SRCU-fast, as tracepoints use) and rely
@@ -23,8 +21,8 @@
  *  - marker->funcs and the sites' copies being published with
  *    rcu_assign_pointer() and freed only after a marker_srcu grace period
  *    (marker_free_funcs()), the marker too;
- *  - the data a site passes with a direct call matching the probe its
- *    trampoline jumps to (see marker_update()).
+ *  - a site reading the function it calls and that function's data from
+ *    the one array it fetched (struct marker_funcs).
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -39,15 +37,11 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
-#include <linux/static_call.h>
 #include <linux/string.h>
 
 static DEFINE_MUTEX(markers_mutex);
 static LIST_HEAD(markers_list);
 static RAW_NOTIFIER_HEAD(marker_notifier);
-static DEFINE_MUTEX(markers_batch_mutex);
-static LIST_HEAD(markers_batch_list);
-static struct task_struct *markers_batch_owner;
 
 DEFINE_PER_CPU(unsigned int, marker_nesting);
 EXPORT_PER_CPU_SYMBOL_GPL(marker_nesting);
@@ -55,19 +49,6 @@ EXPORT_PER_CPU_SYMBOL_GPL(marker_nesting);
 /* Sites in modules enter it inline. */
 DEFINE_SRCU_FAST(marker_srcu);
 EXPORT_SYMBOL_GPL(marker_srcu);
-
-/* Grace period state of marker_srcu, for marker_gp_wait(). */
-static unsigned long marker_gp_state(void)
-{
-	return get_state_synchronize_srcu(&marker_srcu);
-}
-
-/* Wait until readers that started before @state are done. */
-static void marker_gp_wait(unsigned long state)
-{
-	if (!poll_state_synchronize_srcu(&marker_srcu, state))
-		synchronize_srcu(&marker_srcu);
-}
 
 static void marker_funcs_free_cb(struct rcu_head *head)
 {
@@ -85,57 +66,19 @@ static void marker_free_cb(struct rcu_head *head)
 	kfree(container_of(head, struct marker, rcu));
 }
 
-extern struct marker_site __start___markers[];
-extern struct marker_site __stop___markers[];
-
-/**
- * __marker_stub - call target of sites with no probe
- * @data: unused
- * @m: unused
- *
- * Context: Any; does nothing.
+/*
+ * What sites call while two or more probes are connected: each probe,
+ * with its own data and the same arguments, in registration order.
  */
-void __marker_stub(void *data, const struct marker *m, ...)
+static void marker_probe_iterate(void *data, const struct marker *m,
+				 const u64 *args)
 {
-}
-EXPORT_SYMBOL_GPL(__marker_stub);
+	const struct marker_funcs *funcs = data;
+	unsigned int i;
 
-/**
- * __marker_probe_iterate - call each probe connected to a marker
- * @data: ignored; each probe gets its own data
- * @m: the marker that was hit
- *
- * The call target of sites while two or more probes are connected.
- * Each probe gets its own copy of the argument list, in registration
- * order; a hit from one of them on the same CPU and in the same context
- * is dropped (see marker_recursion_enter()).
- *
- * Context: From a marker site, in its marker_srcu read-side section; the
- * probes run with preemption disabled.
- */
-void __marker_probe_iterate(void *data, const struct marker *m, ...)
-{
-	struct marker_funcs *funcs;
-	unsigned int i, bit;
-	va_list args, copy;
-
-	funcs = __marker_deref(m->funcs);
-	if (!funcs)
-		return;
-	marker_probe_guard();
-	bit = marker_recursion_enter();
-	if (!bit)
-		return;
-	va_start(args, m);
-	for (i = 0; i < funcs->nr; i++) {
-		va_copy(copy, args);
-		funcs->f[i].probe->vcall(funcs->f[i].data, m, &copy);
-		va_end(copy);
-	}
-	va_end(args);
-	marker_recursion_exit(bit);
+	for (i = 0; i < funcs->nr; i++)
+		funcs->f[i].probe(funcs->f[i].data, m, args);
 }
-EXPORT_SYMBOL_GPL(__marker_probe_iterate);
 
 static const char *marker_site_owner(const struct marker_site *site)
 {
@@ -164,9 +107,6 @@ static struct marker *marker_alloc(const char *name)
 	p = (char *)(m + 1);
 	memcpy(p, name, len);
 	m->name = p;
-	m->call = __marker_stub;
-	m->live = __marker_stub;
-	m->sync_cookie = get_completed_synchronize_srcu();
 	INIT_LIST_HEAD(&m->sites);
 	INIT_LIST_HEAD(&m->batch_node);
 	list_add_tail(&m->list, &markers_list);
@@ -220,164 +160,88 @@ static void marker_drop_format(struct marker *m)
 
 static void marker_put(struct marker *m)
 {
-	if (m->nr_sites || marker_funcs_get(m))
+	if (m->nr_sites || marker_funcs_get(m) || m->batch)
 		return;
 	list_del(&m->list);
-	list_del(&m->batch_node);
 	kfree(m->format);
 	/* Sites and probes are gone; wait for a probe still reading it. */
 	call_srcu(&marker_srcu, &m->rcu, marker_free_cb);
 }
 
-static void marker_site_set_call(struct marker_site *site, void *call)
-{
-#ifdef CONFIG_MARKERS_DIRECT_CALL
-	__static_call_update(&site->call, (void *)(site->tramp - 1), call);
-#else
-	WRITE_ONCE(site->func, call);
-#endif
-}
-
-static bool marker_call_is_probe(void *call)
-{
-	return call != __marker_stub && call != __marker_probe_iterate;
-}
-
 /*
- * Queue in @batch the retarget of @site's trampoline to @call and the
- * switch of its key to @enable.  If they cannot be queued, apply what the
- * batch holds and make them at once: no change is lost.
+ * Queue in @batch the switch of @site's key to @enable.  If it cannot be
+ * queued, apply what the batch holds and switch the key at once: no
+ * change is lost.
  */
 static void marker_site_queue(struct static_key_batch *batch,
-			      struct marker_site *site, void *call,
-			      bool enable)
+			      struct marker_site *site, bool enable)
 {
-	int ret = 0;
+	int ret;
 
-#ifdef CONFIG_MARKERS_DIRECT_CALL
-	ret = __static_call_batch_update(batch, &site->call,
-					 (void *)(site->tramp - 1), call);
-#else
-	marker_site_set_call(site, call);
-#endif
-	if (!ret)
-		ret = enable ? static_branch_batch_enable(batch, &site->key) :
-			       static_branch_batch_disable(batch, &site->key);
+	ret = enable ? static_branch_batch_enable(batch, &site->key) :
+		       static_branch_batch_disable(batch, &site->key);
 	if (!ret)
 		return;
 	static_key_batch_apply(batch);
-	marker_site_set_call(site, call);
 	if (enable)
 		static_branch_enable(&site->key);
 	else
 		static_branch_disable(&site->key);
 }
 
-/*
- * Queue in @batch the changes that point every site of @m at @call and
- * turn its key to @enable: when the batch is applied, the trampoline
- * pokes and the jump sites share its text_poke batches.  The sites' text
- * then holds m->live and m->live_enabled.
- *
- * Within one text_poke batch some sites may run the new code while
- * others (or the trampoline) still run the old.  That is safe because
- * each step keeps the invariant of marker_update(): a trampoline that
- * jumps to a single probe only ever sees that probe's data, and the stub
- * and the iterator ignore the data they get.  The caller waits for
- * m->sync_cookie before queueing a move to a new single probe.
- */
+/* Queue in @batch the switch of every site of @m to @enable. */
 static void marker_queue(struct static_key_batch *batch, struct marker *m,
-			 void *call, bool enable)
+			 bool enable)
 {
 	struct marker_site *site;
 
+	if (m->live_enabled == enable)
+		return;
 	list_for_each_entry(site, &m->sites, node)
-		marker_site_queue(batch, site, call, enable);
-	m->live = call;
-	/* A single probe's data is the first of the array published. */
-	m->live_data = marker_call_is_probe(call) ?
-		       marker_funcs_get(m)->f[0].data : NULL;
+		marker_site_queue(batch, site, enable);
 	m->live_enabled = enable;
 }
 
-/* Move the sites of @m to @call and @enable now, in one static key batch. */
-static void marker_apply(struct marker *m, void *call, bool enable)
+/*
+ * Make @enable the state of the sites of @m: when @batch is applied, or
+ * at once, in one static key batch, without @batch or when another
+ * marker batch holds @m.  A batch switches a marker to its state at
+ * apply time, so another batch holding @m later finds nothing to do.
+ */
+static void marker_switch(struct marker *m, bool enable,
+			  struct marker_batch *batch)
 {
-	DEFINE_STATIC_KEY_BATCH(batch);
+	m->enabled = enable;
+	if (batch && (!m->batch || m->batch == batch)) {
+		if (!m->batch) {
+			m->batch = batch;
+			list_add_tail(&m->batch_node, &batch->markers);
+		}
+	} else {
+		DEFINE_STATIC_KEY_BATCH(keys);
 
-	/* Readers of an older array must not reach a new single probe. */
-	if (call != m->live && marker_call_is_probe(call))
-		marker_gp_wait(m->sync_cookie);
-	marker_queue(&batch, m, call, enable);
-	static_key_batch_apply(&batch);
+		marker_queue(&keys, m, enable);
+		static_key_batch_apply(&keys);
+	}
 }
 
 /*
- * Make @call and @enable the state of the sites of @m, at once or, in a
- * batch (see marker_batch_begin()), at marker_batch_commit().
+ * Publish @new as the probes of @m, to the registry and to each site, and
+ * switch the sites on while it has probes.  A site reads the function it
+ * calls and its data from the array it fetched, so a site still running
+ * with an older array calls what that array says: the key switch needs
+ * no ordering against the publication, and a removed probe's last calls
+ * end before its array is freed (marker_free_funcs()).
  */
-static void marker_switch(struct marker *m, void *call, bool enable)
-{
-	m->call = call;
-	m->enabled = enable;
-	if (markers_batch_owner != current)
-		marker_apply(m, call, enable);
-	else if (list_empty(&m->batch_node))
-		list_add_tail(&m->batch_node, &markers_batch_list);
-}
-
-/* Publish @new as the probes of @m, to the registry and to each site. */
-static void marker_publish(struct marker *m, struct marker_funcs *new)
+static void marker_update(struct marker *m, struct marker_funcs *new,
+			  struct marker_batch *batch)
 {
 	struct marker_site *site;
 
 	rcu_assign_pointer(m->funcs, new);
 	list_for_each_entry(site, &m->sites, node)
 		rcu_assign_pointer(site->funcs, new);
-}
-
-/*
- * Publish @new as the probes of @m and move the sites to the matching
- * state: 0 (off), 1 (trampoline jumps to the probe) or N (trampoline
- * jumps to the iterator).
- *
- * A site reads the data of the first probe of the array it sees and
- * passes it to its trampoline, so a trampoline that jumps to a single
- * probe must never be reached with another probe's data:
- *  - before publishing an array whose first probe is not the one the
- *    trampolines jump to now, they are moved to the iterator (at once,
- *    even in a batch; only a batch that replaces a probe needs it);
- *  - publishing an array with another first probe takes a marker_srcu
- *    cookie, and no trampoline moves to a single probe before it
- *    completed, so readers that fetched data from an older array are
- *    gone.
- */
-static void marker_update(struct marker *m, struct marker_funcs *new)
-{
-	struct marker_funcs *old = marker_funcs_get(m);
-	unsigned int nr = new ? new->nr : 0;
-
-	if (new && marker_call_is_probe(m->live) &&
-	    (new->f[0].probe->call != m->live ||
-	     new->f[0].data != m->live_data))
-		marker_apply(m, __marker_probe_iterate, m->live_enabled);
-
-	marker_publish(m, new);
-	if (old && (!new || old->f[0].probe != new->f[0].probe ||
-		    old->f[0].data != new->f[0].data))
-		m->sync_cookie = marker_gp_state();
-
-	switch (nr) {
-	case 0:
-		marker_switch(m, __marker_stub, false);
-		break;
-	case 1:
-		marker_switch(m, new->f[0].probe->call, true);
-		break;
-	default:
-		marker_switch(m, __marker_probe_iterate, true);
-		break;
-	}
+	marker_switch(m, new, batch);
 }
 
 static struct marker_funcs *marker_funcs_alloc(struct marker *m,
@@ -393,8 +257,21 @@ static struct marker_funcs *marker_funcs_alloc(struct marker *m,
 	return funcs;
 }
 
-static int marker_probe_add(const char *name, const char *format,
-			    const struct marker_probe *probe, void *data)
+/* Set what the sites call, once the probes of @funcs are filled in. */
+static void marker_funcs_set_call(struct marker_funcs *funcs)
+{
+	if (funcs->nr == 1) {
+		funcs->call = funcs->f[0].probe;
+		funcs->data = funcs->f[0].data;
+	} else {
+		funcs->call = marker_probe_iterate;
+		funcs->data = funcs;
+	}
+}
+
+static int marker_probe_add(struct marker_batch *batch, const char *name,
+			    const char *format, marker_probe_fn probe,
+			    void *data)
 {
 	struct marker_funcs *old, *new;
 	struct marker *m;
@@ -436,7 +313,8 @@ static int marker_probe_add(const char *name, const char *format,
 	new->f[nr].probe = probe;
 	new->f[nr].data = data;
 	new->f[nr].has_format = format;
-	marker_update(m, new);
+	marker_funcs_set_call(new);
+	marker_update(m, new, batch);
 	if (old)
 		marker_free_funcs(old);
 	return 0;
@@ -448,8 +326,8 @@ out_put:
 	return ret;
 }
 
-static int marker_probe_remove(const char *name,
-			       const struct marker_probe *probe, void *data)
+static int marker_probe_remove(struct marker_batch *batch, const char *name,
+			       marker_probe_fn probe, void *data)
 {
 	struct marker_funcs *old, *new = NULL;
 	unsigned int i, j;
@@ -471,8 +349,9 @@ static int marker_probe_remove(const char *name,
 		for (i = 0, j = 0; i < old->nr; i++)
 			if (old->f[i].probe != probe || old->f[i].data != data)
 				new->f[j++] = old->f[i];
+		marker_funcs_set_call(new);
 	}
-	marker_update(m, new);
+	marker_update(m, new, batch);
 	marker_free_funcs(old);
 	marker_drop_format(m);
 	marker_put(m);
@@ -480,64 +359,10 @@ static int marker_probe_remove(const char *name,
 }
 
 /**
- * marker_batch_begin - start queueing the site changes of this task
- *
- * Until marker_batch_commit(), probe registrations and unregistrations
- * by the calling task change probe arrays at once but queue the
- * trampoline and static key changes they cause; the commit makes all of
- * them in one static key batch (one text_poke batch sequence while the
- * trampolines and sites fit one vector).  Probes connected in the
- * batch may be called only from the commit on; removed ones stop at once,
- * as without a batch.  Other tasks register as usual meanwhile.
- *
- * Context: Process context, no marker or static key locks held; takes
- * markers_batch_mutex, which marker_batch_commit() releases.
- */
-void marker_batch_begin(void)
-{
-	mutex_lock(&markers_batch_mutex);
-	guard(mutex)(&markers_mutex);
-	markers_batch_owner = current;
-}
-EXPORT_SYMBOL_GPL(marker_batch_begin);
-
-/**
- * marker_batch_commit - move the sites queued since marker_batch_begin()
- *
- * Context: Process context, after marker_batch_begin() by the same task.
- * Return: 0, or -EINVAL (and a warning) without a batch of this task.
- */
-int marker_batch_commit(void)
-{
-	DEFINE_STATIC_KEY_BATCH(batch);
-	struct marker *m, *tmp;
-
-	if (WARN_ON_ONCE(markers_batch_owner != current))
-		return -EINVAL;
-	scoped_guard(mutex, &markers_mutex) {
-		markers_batch_owner = NULL;
-		/* Wait for old readers before the batch is applied. */
-		list_for_each_entry(m, &markers_batch_list, batch_node) {
-			if (m->call != m->live && marker_call_is_probe(m->call))
-				marker_gp_wait(m->sync_cookie);
-		}
-		list_for_each_entry_safe(m, tmp, &markers_batch_list, batch_node) {
-			list_del_init(&m->batch_node);
-			marker_queue(&batch, m, m->call, m->enabled);
-		}
-		/* Nothing queued, nothing to patch: an empty apply is free. */
-		static_key_batch_apply(&batch);
-	}
-	mutex_unlock(&markers_batch_mutex);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(marker_batch_commit);
-
-/**
  * marker_probe_register - connect a probe to the marker named @name
  * @name: marker name
  * @format: format the probe expects, or NULL for any
- * @probe: the probe, see DEFINE_MARKER_PROBE()
+ * @probe: the probe, see marker_probe_fn and DEFINE_MARKER_PROBE()
  * @data: passed to each call of the probe
  *
  * The probe is called on each hit of every site named @name, now and in
@@ -551,16 +376,40 @@ EXPORT_SYMBOL_GPL(marker_batch_commit);
  * -ENOMEM on allocation failure.
  */
 int marker_probe_register(const char *name, const char *format,
-			  const struct marker_probe *probe, void *data)
+			  marker_probe_fn probe, void *data)
 {
-	if (!name || !probe || !probe->call || !probe->vcall)
+	return marker_probe_register_batch(NULL, name, format, probe, data);
+}
+EXPORT_SYMBOL_GPL(marker_probe_register);
+
+/**
+ * marker_probe_register_batch - connect a probe, switching sites with others
+ * @batch: the batch that is to switch the sites, or NULL to switch them now
+ * @name: marker name
+ * @format: format the probe expects, or NULL for any
+ * @probe: the probe
+ * @data: passed to each call of the probe
+ *
+ * As marker_probe_register(), except that a marker that gets its first
+ * probe has its sites switched on by marker_batch_apply(@batch): until
+ * then they stay off and the probe is not called.  A marker that had
+ * probes calls the new one at once.
+ *
+ * Context: Process context; takes markers_mutex, may sleep.
+ * Return: as marker_probe_register().
+ */
+int marker_probe_register_batch(struct marker_batch *batch, const char *name,
+				const char *format, marker_probe_fn probe,
+				void *data)
+{
+	if (!name || !probe)
 		return -EINVAL;
 	if (format && marker_parse_format(format, NULL, MARKER_MAX_ARGS) < 0)
 		return -EINVAL;
 	guard(mutex)(&markers_mutex);
-	return marker_probe_add(name, format, probe, data);
+	return marker_probe_add(batch, name, format, probe, data);
 }
-EXPORT_SYMBOL_GPL(marker_probe_register);
+EXPORT_SYMBOL_GPL(marker_probe_register_batch);
 
 /**
  * marker_probe_unregister - disconnect a probe from the marker @name
@@ -575,16 +424,68 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
  * Return: 0 on success, -ENOENT if (@probe, @data) is not connected to
  * @name.
  */
-int marker_probe_unregister(const char *name,
-			    const struct marker_probe *probe, void *data)
+int marker_probe_unregister(const char *name, marker_probe_fn probe,
+			    void *data)
+{
+	return marker_probe_unregister_batch(NULL, name, probe, data);
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister);
+
+/**
+ * marker_probe_unregister_batch - disconnect a probe, switching sites with others
+ * @batch: the batch that is to switch the sites, or NULL to switch them now
+ * @name: marker name
+ * @probe: the probe given at registration
+ * @data: the data given at registration
+ *
+ * As marker_probe_unregister(): the probe is no longer called for new
+ * hits on return.  A marker that loses its last probe has its sites
+ * switched off by marker_batch_apply(@batch); until then they call
+ * nothing.
+ *
+ * Context: Process context; takes markers_mutex, may sleep.
+ * Return: as marker_probe_unregister().
+ */
+int marker_probe_unregister_batch(struct marker_batch *batch,
+				  const char *name, marker_probe_fn probe,
+				  void *data)
 {
 	if (!name || !probe)
 		return -ENOENT;
 
 	guard(mutex)(&markers_mutex);
-	return marker_probe_remove(name, probe, data);
+	return marker_probe_remove(batch, name, probe, data);
 }
-EXPORT_SYMBOL_GPL(marker_probe_unregister);
+EXPORT_SYMBOL_GPL(marker_probe_unregister_batch);
+
+/**
+ * marker_batch_apply - switch the sites of the markers of a batch
+ * @batch: a batch given to registrations, left empty and reusable
+ *
+ * Switches the sites of every marker registrations made with @batch
+ * changed to the marker's state now, all in one static key batch (one
+ * text_poke batch sequence while the sites fit one vector).  Every
+ * batch given to a registration must be applied: until then its markers
+ * are kept, even without sites or probes.  Applying an empty batch
+ * patches nothing.
+ *
+ * Context: Process context; takes markers_mutex, may sleep.
+ */
+void marker_batch_apply(struct marker_batch *batch)
+{
+	DEFINE_STATIC_KEY_BATCH(keys);
+	struct marker *m, *tmp;
+
+	guard(mutex)(&markers_mutex);
+	list_for_each_entry_safe(m, tmp, &batch->markers, batch_node) {
+		list_del_init(&m->batch_node);
+		m->batch = NULL;
+		marker_queue(&keys, m, m->enabled);
+		marker_put(m);
+	}
+	static_key_batch_apply(&keys);
+}
+EXPORT_SYMBOL_GPL(marker_batch_apply);
 
 /**
  * marker_synchronize_unregister - wait for probe calls in flight
@@ -674,10 +575,19 @@ static void marker_site_add(struct static_key_batch *batch,
 {
 	u8 types[MARKER_MAX_ARGS];
 	struct marker *m;
+	int nr;
 
-	if (marker_parse_format(site->format, types, MARKER_MAX_ARGS) < 0) {
+	nr = marker_parse_format(site->format, types, MARKER_MAX_ARGS);
+	if (nr < 0) {
 		pr_err("%s: unsupported format \"%s\" in %s, site not connected\n",
 		       site->name, site->format, marker_site_owner(site));
+		return;
+	}
+	/* Probes read m->nr_args slots: never more than the site passes. */
+	if (nr != site->nr_args) {
+		pr_err("%s: format \"%s\" in %s converts %d arguments, site passes %u, site not connected\n",
+		       site->name, site->format, marker_site_owner(site), nr,
+		       site->nr_args);
 		return;
 	}
 	m = marker_lookup(site->name);
@@ -704,7 +614,7 @@ static void marker_site_add(struct static_key_batch *batch,
 		raw_notifier_call_chain(&marker_notifier, MARKER_ADD, m);
 	/* Join the other sites, in the batch of the whole section. */
 	if (m->live_enabled)
-		marker_site_queue(batch, site, m->live, true);
+		marker_site_queue(batch, site, true);
 	return;
 
 nomem:

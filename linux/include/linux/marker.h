@@ -12,26 +12,31 @@
  * is connected; the arguments are evaluated only in the out-of-line
  * branch.  The format is checked by the compiler like printk() and parsed
  * once, at boot for built-in sites and at load for module sites, into an
- * array of argument types (see marker_parse_format()).
+ * array of argument types (see marker_parse_format()).  A site whose
+ * format converts another number of arguments than it passes, or uses an
+ * unsupported conversion, or differs from the format of other sites of
+ * the same name, is reported and left disconnected.
  *
- * Probes connect by name with marker_probe_register().  With one probe
- * connected, the site calls it directly: on x86-64 each site owns a
- * static_call-style trampoline that is patched to jump to the probe.
- * With several, the trampoline jumps to an iterator over an RCU-protected
- * array, which calls each probe in registration order.  A site reads its
- * probe array under SRCU-fast (marker_srcu), as tracepoints read theirs,
- * so a probe is entered preemptible when the site is; it must not sleep,
- * as the site may be atomic.  The entries DEFINE_MARKER_PROBE() builds
- * and the iterator run the probe body with preemption disabled, as trace
- * event probes run.  A site carries no recursion guard, as a tracepoint
- * carries none: those entries drop a marker hit from a probe on the same
- * CPU and in the same context.
+ * A hit passes its arguments as an array of u64 slots, one per
+ * conversion, each holding the argument's value (signed integers sign
+ * extended, pointers converted to unsigned long), as BPF raw tracepoints
+ * receive theirs.  Every probe has the one prototype marker_probe_fn, so
+ * every call, direct or through the array, is made through the callee's
+ * own type: nothing is variadic and nothing walks a va_list.
  *
- * Sites sharing a name must share the format; a site whose format differs
- * from the marker's, or uses an unsupported conversion, is reported and
- * left disconnected.
+ * Probes connect by name with marker_probe_register().  A site reads its
+ * probe array, and in it the function to call with its data: the only
+ * probe and its data, or the iterator, which calls each probe in
+ * registration order.  The array is read under SRCU-fast (marker_srcu),
+ * as tracepoints read theirs, so a probe is entered preemptible when the
+ * site is; it must not sleep, as the site may be atomic.  The entries
+ * DEFINE_MARKER_PROBE() builds run the probe body with preemption
+ * disabled, as trace event probes run.  A site carries no recursion
+ * guard, as a tracepoint carries none: those entries drop a marker hit
+ * from a probe on the same CPU and in the same context.
  */
 
+#include <linux/args.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/init.h>
@@ -42,9 +47,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/srcu.h>
-#include <linux/static_call_types.h>
 #include <linux/types.h>
-#include <linux/stdarg.h>
 
 struct marker;
 struct module;
@@ -91,8 +94,8 @@ struct marker_conv {
 	bool alt;
 };
 
-/* Most arguments a format may convert. */
-#define MARKER_MAX_ARGS		16
+/* Most arguments a site may pass, as for BPF raw tracepoints. */
+#define MARKER_MAX_ARGS		12
 
 /* Format of a marker without arguments. */
 #define MARK_NOARGS		" "
@@ -110,46 +113,40 @@ extern struct srcu_struct marker_srcu;
 #define marker_probe_guard()	guard(preempt_notrace)()
 
 /**
- * struct marker_probe - a probe connectable to markers
- * @call: variadic entry, jumped to directly from a site when it is the
- *	only probe connected
- * @vcall: the probe body, called with the site's arguments as a va_list
+ * typedef marker_probe_fn - a probe
+ * @data: the data the probe was registered with
+ * @m: the marker hit; m->nr_args and m->types[] describe @args
+ * @args: one slot per argument of the hit (NULL without arguments)
  *
- * Write the body as @vcall and let DEFINE_MARKER_PROBE() build @call.
+ * Read an argument with the C type of its conversion:
+ * (int)args[i] for MARKER_ARG_S32, (const char *)(unsigned long)args[i]
+ * for MARKER_ARG_STR, and so on (see marker_arg_size()).
  */
-struct marker_probe {
-	void (*call)(void *data, const struct marker *m, ...);
-	void (*vcall)(void *data, const struct marker *m, va_list *args);
-};
+typedef void (*marker_probe_fn)(void *data, const struct marker *m,
+				const u64 *args);
 
 /**
- * DEFINE_MARKER_PROBE - define a struct marker_probe from a va_list body
- * @name: name of the struct marker_probe object
- * @fn: void fn(void *data, const struct marker *m, va_list *args)
+ * DEFINE_MARKER_PROBE - define a probe entry around a probe body
+ * @name: name of the marker_probe_fn entry to define
+ * @fn: the body, void fn(void *data, const struct marker *m,
+ *	const u64 *args)
  *
- * The generated entry runs @fn with preemption disabled and drops a
- * marker hit from @fn on the same CPU and in the same context (see
- * marker_recursion_enter()).
+ * The entry runs @fn with preemption disabled and drops a marker hit
+ * from @fn on the same CPU and in the same context (see
+ * marker_recursion_enter()).  Register @name, not @fn.
  */
 #define DEFINE_MARKER_PROBE(name, fn)					\
-	static void __marker_call_##name(void *data,			\
-					 const struct marker *m, ...)	\
+	static void name(void *data, const struct marker *m,		\
+			 const u64 *args)				\
 	{								\
 		unsigned int bit;					\
-		va_list args;						\
 									\
 		marker_probe_guard();					\
 		bit = marker_recursion_enter();				\
-		if (!bit)						\
-			return;						\
-		va_start(args, m);					\
-		fn(data, m, &args);					\
-		va_end(args);						\
-		marker_recursion_exit(bit);				\
-	}								\
-	static const struct marker_probe name = {			\
-		.call	= __marker_call_##name,				\
-		.vcall	= fn,						\
+		if (bit) {						\
+			fn(data, m, args);				\
+			marker_recursion_exit(bit);			\
+		}							\
 	}
 
 /**
@@ -159,7 +156,7 @@ struct marker_probe {
  * @has_format: the probe was registered with a format
  */
 struct marker_func {
-	const struct marker_probe *probe;
+	marker_probe_fn probe;
 	void *data;
 	bool has_format;
 };
@@ -168,12 +165,19 @@ struct marker_func {
  * struct marker_funcs - RCU-published array of connected probes
  * @rcu: frees the array after a marker_srcu grace period
  * @marker: the marker the probes are connected to
+ * @call: what a site calls: the only probe, or the iterator
+ * @data: the first argument of @call: the only probe's data, or the array
  * @nr: number of probes in @f
  * @f: the probes, in registration order
+ *
+ * A site reads @call and @data from the one array it fetched, so it
+ * never passes a probe another probe's data.
  */
 struct marker_funcs {
 	struct rcu_head rcu;
 	struct marker *marker;
+	marker_probe_fn call;
+	void *data;
 	unsigned int nr;
 	struct marker_func f[] __counted_by(nr);
 };
@@ -189,14 +193,10 @@ struct marker_funcs {
  * @enabled: sites of this marker are to be switched on
  * @list: link in the registry, under markers_mutex
  * @sites: connected sites, under markers_mutex
- * @call: function the sites' trampolines are to jump to
- * @live: function the trampolines jump to now (differs from @call only
- *	while a batch is open)
- * @live_data: data of the probe @live, when it is one
- * @live_enabled: the sites' keys are on now
- * @sync_cookie: marker_srcu state when an array with another first probe was
- *	last published; waited for before a trampoline moves to a probe
- * @batch_node: link in the list of markers a batch moves at commit
+ * @live_enabled: the sites' keys are on now (differs from @enabled only
+ *	while the marker is in a batch)
+ * @batch: the marker batch that is to switch its sites, or NULL
+ * @batch_node: link in @batch
  * @rcu: frees the marker after a marker_srcu grace period
  *
  * Readers outside kernel/marker.c hold the registry lock through
@@ -213,11 +213,8 @@ struct marker {
 	/* private: */
 	struct list_head list;
 	struct list_head sites;
-	void *call;
-	void *live;
-	void *live_data;
 	bool live_enabled;
-	unsigned long sync_cookie;
+	struct marker_batch *batch;
 	struct list_head batch_node;
 	struct rcu_head rcu;
 };
@@ -226,10 +223,8 @@ struct marker {
  * struct marker_site - descriptor of one MARK() site, in section __markers
  * @name: marker name
  * @format: format string literal
+ * @nr_args: number of arguments the site passes
  * @key: static key of the site's branch
- * @call: static_call key of the site's trampoline
- * @tramp: address of the trampoline plus one (see __MARK_TRAMP_ASM())
- * @func: target of the call without static_call
  * @funcs: probes of @marker, the array the site reads when hit
  * @marker: marker the site is connected to, NULL if not connected
  * @mod: module defining the site, NULL for built-in sites
@@ -238,18 +233,30 @@ struct marker {
 struct marker_site {
 	const char *name;
 	const char *format;
+	unsigned int nr_args;
 	struct static_key_false key;
-#ifdef CONFIG_MARKERS_DIRECT_CALL
-	struct static_call_key call;
-	unsigned long tramp;
-#else
-	void (*func)(void *data, const struct marker *m, ...);
-#endif
 	struct marker_funcs __rcu *funcs;
 	struct marker *marker;
 	struct module *mod;
 	struct list_head node;
 } __aligned(8);
+
+/**
+ * struct marker_batch - site switches of several registrations, made at once
+ * @markers: the markers whose sites the batch is to switch
+ *
+ * The caller owns the batch, on its stack or allocated.  Registrations
+ * made with it publish their probe arrays at once and leave the static
+ * keys to marker_batch_apply(), which switches the sites of all its
+ * markers in one static key batch.  No lock is held in between.
+ */
+struct marker_batch {
+	struct list_head markers;
+};
+
+#define MARKER_BATCH_INIT(name)	{ .markers = LIST_HEAD_INIT((name).markers) }
+#define DEFINE_MARKER_BATCH(name)					\
+	struct marker_batch name = MARKER_BATCH_INIT(name)
 
 /* Notifier events, with the struct marker as data. */
 enum marker_event {
@@ -259,23 +266,29 @@ enum marker_event {
 
 #ifdef CONFIG_MARKERS
 
-void __marker_stub(void *data, const struct marker *m, ...);
-void __marker_probe_iterate(void *data, const struct marker *m, ...);
-
 int marker_format_next(const char **pp, struct marker_conv *conv);
 int marker_parse_format(const char *fmt, u8 *types, unsigned int max);
 size_t marker_arg_size(enum marker_arg_type type);
 int marker_probe_register(const char *name, const char *format,
-			  const struct marker_probe *probe, void *data);
-int marker_probe_unregister(const char *name,
-			    const struct marker_probe *probe, void *data);
+			  marker_probe_fn probe, void *data);
+int marker_probe_unregister(const char *name, marker_probe_fn probe,
+			    void *data);
+int marker_probe_register_batch(struct marker_batch *batch, const char *name,
+				const char *format, marker_probe_fn probe,
+				void *data);
+int marker_probe_unregister_batch(struct marker_batch *batch,
+				  const char *name, marker_probe_fn probe,
+				  void *data);
+void marker_batch_apply(struct marker_batch *batch);
 void marker_synchronize_unregister(void);
-void marker_batch_begin(void);
-int marker_batch_commit(void);
 int marker_for_each(int (*cb)(const struct marker *m, void *priv),
 		    void *priv);
 int register_marker_notifier(struct notifier_block *nb);
 int unregister_marker_notifier(struct notifier_block *nb);
+
+/* The sites of vmlinux, between these linker script symbols. */
+extern struct marker_site __start___markers[];
+extern struct marker_site __stop___markers[];
 
 /* Connect and disconnect sites: boot, module notifier and KUnit. */
 void marker_sites_add(struct marker_site *start, struct marker_site *stop);
@@ -325,105 +338,102 @@ static inline __printf(1, 2) void __mark_check_format(const char *fmt, ...)
 }
 
 /*
- * Marker and data of the first probe, for a direct call.  When several
- * probes are connected the iterator ignores @data and walks the array.
- * Each site holds its own pointer to the array, so a hit reads one
- * pointer before the probe's data, as a tracepoint does.
+ * A site's arguments as u64 slots.  __builtin_classify_type() tells
+ * pointers (and arrays and functions, which decay to them) from
+ * integers; each branch converts only what it can take, so that neither
+ * warns on 32-bit kernels.
  */
-static __always_inline bool __marker_get(const struct marker_site *site,
-					 const struct marker **m, void **data)
-{
-	struct marker_funcs *funcs;
+#define __marker_is_ptr(x)	(__builtin_classify_type(x) == 5)
+#define __marker_slot(x)						\
+	__builtin_choose_expr(__marker_is_ptr(x),			\
+		(u64)(unsigned long)(x),				\
+		(u64)__builtin_choose_expr(__marker_is_ptr(x), 0, (x)))
 
-	funcs = __marker_deref(site->funcs);
-	if (unlikely(!funcs))
-		return false;
-	*m = funcs->marker;
-	*data = funcs->f[0].data;
-	return true;
-}
-
-#ifdef CONFIG_MARKERS_DIRECT_CALL
-
-/*
- * One trampoline per site, laid out as the x86 static_call trampolines
- * (a 5-byte jmp, then the 0f b9 cc signature __static_call_transform()
- * checks) so __static_call_update() can retarget it.  Its name is not
- * __SCT__*: objtool records no inline call sites for it, the call site
- * keeps calling the trampoline.  .ifndef keeps one copy when the compiler
- * duplicates the asm (inlining, cloning): the site descriptor is static,
- * so all copies share it.  objtool is told to skip the trampoline (as
- * STACK_FRAME_NON_STANDARD() does), as it knows __SCT__* trampolines:
- * the signature after the jmp is never reached.  The descriptor stores
- * the trampoline address plus one, inside the jmp, so the data reference
- * does not point at an instruction lacking ENDBR (the trampoline is only
- * called directly).
- */
-#define __MARK_TRAMP_ASM(tramp)						\
-	".ifndef " #tramp "\n\t"					\
-	".pushsection .static_call.text, \"ax\"\n\t"			\
-	".align 4\n\t"							\
-	#tramp ":\n\t"							\
-	ANNOTATE_NOENDBR "\n\t"						\
-	".byte 0xe9\n\t"						\
-	".long __marker_stub - (. + 4)\n\t"				\
-	".byte 0x0f, 0xb9, 0xcc\n\t"					\
-	".type " #tramp ", @function\n\t"				\
-	".size " #tramp ", . - " #tramp "\n\t"				\
-	".popsection\n\t"						\
-	".pushsection .discard.func_stack_frame_non_standard, \"aw\"\n\t"	\
-	".long " #tramp " - .\n\t"					\
-	".popsection\n\t"						\
-	".endif\n\t"
-
-#define __MARK_SITE_CALL(_tramp)					\
-	.call = { .func = __marker_stub, .type = 1 },			\
-	.tramp = (unsigned long)(_tramp) + 1,
-
-#define __MARK_DO_CALL(site, tramp, m, data, args...)			\
-	tramp(data, m, ##args)
-
-#else /* !CONFIG_MARKERS_DIRECT_CALL */
-
-#define __MARK_TRAMP_ASM(tramp)	""
-#define __MARK_SITE_CALL(_tramp)	.func = __marker_stub,
-#define __MARK_DO_CALL(site, tramp, m, data, args...)			\
-	READ_ONCE((site).func)(data, m, ##args)
-
-#endif /* CONFIG_MARKERS_DIRECT_CALL */
+/* The argument array of a hit: a compound literal, NULL without args. */
+#define __MARK_ARGV_0()		NULL
+#define __MARK_ARGV_1(a)						\
+	((const u64 []){ __marker_slot(a) })
+#define __MARK_ARGV_2(a, b)						\
+	((const u64 []){ __marker_slot(a), __marker_slot(b) })
+#define __MARK_ARGV_3(a, b, c)						\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c) })
+#define __MARK_ARGV_4(a, b, c, d)					\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d) })
+#define __MARK_ARGV_5(a, b, c, d, e)					\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e) })
+#define __MARK_ARGV_6(a, b, c, d, e, f)					\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f) })
+#define __MARK_ARGV_7(a, b, c, d, e, f, g)				\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f), __marker_slot(g) })
+#define __MARK_ARGV_8(a, b, c, d, e, f, g, h)				\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f), __marker_slot(g), __marker_slot(h) })
+#define __MARK_ARGV_9(a, b, c, d, e, f, g, h, i)			\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f), __marker_slot(g), __marker_slot(h),	\
+		__marker_slot(i) })
+#define __MARK_ARGV_10(a, b, c, d, e, f, g, h, i, j)			\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f), __marker_slot(g), __marker_slot(h),	\
+		__marker_slot(i), __marker_slot(j) })
+#define __MARK_ARGV_11(a, b, c, d, e, f, g, h, i, j, k)			\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f), __marker_slot(g), __marker_slot(h),	\
+		__marker_slot(i), __marker_slot(j), __marker_slot(k) })
+#define __MARK_ARGV_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
+	((const u64 []){ __marker_slot(a), __marker_slot(b),		\
+		__marker_slot(c), __marker_slot(d), __marker_slot(e),	\
+		__marker_slot(f), __marker_slot(g), __marker_slot(h),	\
+		__marker_slot(i), __marker_slot(j), __marker_slot(k),	\
+		__marker_slot(l) })
+#define __MARK_ARGV(args...)						\
+	CONCATENATE(__MARK_ARGV_, COUNT_ARGS(args))(args)
 
 /*
  * The out-of-line part of a site, entered with its static branch taken:
  * like a tracepoint, read the probe array in a marker_srcu read-side
- * section and call the trampoline with the first probe's data.
+ * section; then evaluate the arguments and call what the array says.
+ * Each site holds its own pointer to the array, so a hit reads one
+ * pointer before the function and its data.
  */
-#define __MARK_HIT(site, tramp, args...)				\
+#define __MARK_HIT(site, args...)					\
 do {									\
-	const struct marker *__m;					\
-	void *__data;							\
+	const struct marker_funcs *__f;					\
 									\
 	__marker_read_guard();						\
-	if (__marker_get(site, &__m, &__data))				\
-		__MARK_DO_CALL(*(site), tramp, __m, __data, ##args);	\
+	__f = __marker_deref((site)->funcs);				\
+	if (likely(__f))						\
+		__f->call(__f->data, __f->marker, __MARK_ARGV(args));	\
 } while (0)
 
-#define __MARK(_name, _tramp, _fmt, args...)				\
+#define __MARK(_name, _fmt, args...)					\
 do {									\
 	enum { __PASTE(__mark_name_is_an_identifier_, _name) };		\
-	extern void _tramp(void *data, const struct marker *m, ...);	\
+	static_assert(COUNT_ARGS(args) <= MARKER_MAX_ARGS,		\
+		      "more than MARKER_MAX_ARGS marker arguments");	\
 	static struct marker_site __aligned(8) __section("__markers")	\
 	__mark_site = {							\
-		.name	= #_name,					\
-		.format	= "" _fmt "",					\
-		.key	= STATIC_KEY_FALSE_INIT,			\
-		__MARK_SITE_CALL(_tramp)					\
-		.mod	= THIS_MODULE,					\
+		.name		= #_name,				\
+		.format		= "" _fmt "",				\
+		.nr_args	= COUNT_ARGS(args),			\
+		.key		= STATIC_KEY_FALSE_INIT,		\
+		.mod		= THIS_MODULE,				\
 	};								\
-	asm volatile(__MARK_TRAMP_ASM(_tramp));				\
 	if (0)								\
 		__mark_check_format(_fmt, ##args);			\
 	if (static_branch_unlikely(&__mark_site.key))			\
-		__MARK_HIT(&__mark_site, _tramp, ##args);		\
+		__MARK_HIT(&__mark_site, ##args);			\
 } while (0)
 
 /**
@@ -435,8 +445,7 @@ do {									\
  * Costs one static branch while disabled; @args are evaluated only when
  * the marker is enabled.
  */
-#define MARK(name, fmt, args...)					\
-	__MARK(name, __UNIQUE_ID(__mark_tramp_), fmt, ##args)
+#define MARK(name, fmt, args...)	__MARK(name, fmt, ##args)
 
 #else /* !CONFIG_MARKERS */
 
@@ -462,15 +471,13 @@ static inline void marker_recursion_exit(unsigned int bit)
 }
 
 static inline int marker_probe_register(const char *name, const char *format,
-					const struct marker_probe *probe,
-					void *data)
+					marker_probe_fn probe, void *data)
 {
 	return -EOPNOTSUPP;
 }
 
 static inline int marker_probe_unregister(const char *name,
-					  const struct marker_probe *probe,
-					  void *data)
+					  marker_probe_fn probe, void *data)
 {
 	return -EOPNOTSUPP;
 }
@@ -479,13 +486,25 @@ static inline void marker_synchronize_unregister(void)
 {
 }
 
-static inline void marker_batch_begin(void)
+static inline int marker_probe_register_batch(struct marker_batch *batch,
+					      const char *name,
+					      const char *format,
+					      marker_probe_fn probe,
+					      void *data)
 {
+	return -EOPNOTSUPP;
 }
 
-static inline int marker_batch_commit(void)
+static inline int marker_probe_unregister_batch(struct marker_batch *batch,
+						const char *name,
+						marker_probe_fn probe,
+						void *data)
 {
-	return 0;
+	return -EOPNOTSUPP;
+}
+
+static inline void marker_batch_apply(struct marker_batch *batch)
+{
 }
 
 #endif /* CONFIG_MARKERS */

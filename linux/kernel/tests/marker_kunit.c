@@ -6,8 +6,7 @@
  * The built-in markers marker_kunit_int and marker_kunit_mixed live in
  * this file.  "Module" sites are simulated by a static array of sites
  * handed to marker_sites_add() and marker_sites_remove(), the calls the
- * module notifier makes on MODULE_STATE_COMING and MODULE_STATE_GOING;
- * their trampolines are emitted here like MARK() emits them.
+ * module notifier makes on MODULE_STATE_COMING and MODULE_STATE_GOING.
  */
 
 #include <kunit/test.h>
@@ -68,7 +67,9 @@ static const struct marker_parse_case marker_parse_cases[] = {
 	{ "long string", "%ls", -EINVAL },
 	{ "size pointer", "%zp", -EINVAL },
 	{ "intmax", "%jd", -EINVAL },
-	{ "too many", "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d", -E2BIG },
+	{ "twelve", "%d%d%d%d%d%d%d%d%d%d%d%d", 12,
+	  { MARKER_ARG_S32, MARKER_ARG_S32, MARKER_ARG_S32, MARKER_ARG_S32 } },
+	{ "too many", "%d%d%d%d%d%d%d%d%d%d%d%d%d", -E2BIG },
 };
 
 KUNIT_ARRAY_PARAM_DESC(marker_parse, marker_parse_cases, name);
@@ -106,8 +107,8 @@ static void mk_log_reset(void)
 	mk_log_len = 0;
 }
 
-/* Decode the arguments with the types the marker parsed. */
-static void mk_probe_fn(void *data, const struct marker *m, va_list *args)
+/* Decode the argument slots with the types the marker parsed. */
+static void mk_probe_fn(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_probe_data *d = data;
 	const char *s;
@@ -119,34 +120,38 @@ static void mk_probe_fn(void *data, const struct marker *m, va_list *args)
 	for (i = 0; i < m->nr_args; i++) {
 		switch (m->types[i]) {
 		case MARKER_ARG_S32:
-		case MARKER_ARG_U32:
 		case MARKER_ARG_CHAR:
-			d->args[i] = va_arg(*args, int);
+			d->args[i] = (int)args[i];
+			break;
+		case MARKER_ARG_U32:
+			d->args[i] = (unsigned int)args[i];
 			break;
 		case MARKER_ARG_LONG:
+			d->args[i] = (long)args[i];
+			break;
 		case MARKER_ARG_ULONG:
-			d->args[i] = va_arg(*args, long);
+		case MARKER_ARG_PTR:
+			d->args[i] = (unsigned long)args[i];
 			break;
 		case MARKER_ARG_S64:
 		case MARKER_ARG_U64:
-			d->args[i] = va_arg(*args, long long);
+			d->args[i] = args[i];
 			break;
 		case MARKER_ARG_SSIZE:
-		case MARKER_ARG_SIZE:
-			d->args[i] = va_arg(*args, size_t);
+			d->args[i] = (ssize_t)args[i];
 			break;
-		case MARKER_ARG_PTR:
-			d->args[i] = (long)va_arg(*args, void *);
+		case MARKER_ARG_SIZE:
+			d->args[i] = (size_t)args[i];
 			break;
 		case MARKER_ARG_STR:
-			s = va_arg(*args, const char *);
+			s = (const char *)(unsigned long)args[i];
 			strscpy(d->str, s ?: "(null)", sizeof(d->str));
 			break;
 		}
 	}
 }
 
-static void mk_probe1_fn(void *data, const struct marker *m, va_list *args)
+static void mk_probe1_fn(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_probe_data *d = data;
 
@@ -156,7 +161,7 @@ static void mk_probe1_fn(void *data, const struct marker *m, va_list *args)
 
 DEFINE_MARKER_PROBE(mk_probe, mk_probe1_fn);
 
-static void mk_probe2_fn(void *data, const struct marker *m, va_list *args)
+static void mk_probe2_fn(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_probe_data *d = data;
 
@@ -251,7 +256,7 @@ static void marker_args_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_mixed",
 						    "%llu %s %zu",
-						    &mk_probe, &d), 0);
+						    mk_probe, &d), 0);
 	m = mk_find("marker_kunit_mixed");
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_EXPECT_EQ(test, m->nr_args, 3);
@@ -261,7 +266,7 @@ static void marker_args_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, d.str, "hello");
 	KUNIT_EXPECT_EQ(test, d.args[2], 42);
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_mixed",
-						      &mk_probe, &d), 0);
+						      mk_probe, &d), 0);
 	marker_synchronize_unregister();
 	mk_hit_mixed(1, "x", 1);
 	KUNIT_EXPECT_EQ(test, d.hits, 1);
@@ -275,7 +280,7 @@ static void marker_placement_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_dead"));
 	KUNIT_ASSERT_NOT_NULL(test, mk_find("marker_kunit_inlined"));
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_inlined",
-						    "%d", &mk_probe, &d), 0);
+						    "%d", mk_probe, &d), 0);
 	mk_hit_inlined_a(1);
 	KUNIT_EXPECT_EQ(test, d.hits, 1);
 	KUNIT_EXPECT_EQ(test, d.args[0], 1);
@@ -283,7 +288,95 @@ static void marker_placement_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.hits, 2);
 	KUNIT_EXPECT_EQ(test, d.args[0], 101);
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_inlined",
-						      &mk_probe, &d), 0);
+						      mk_probe, &d), 0);
+	marker_synchronize_unregister();
+}
+
+/* ---- argument slots ---- */
+
+struct mk_slots {
+	unsigned int hits;
+	unsigned int nr;
+	u64 slot[MARKER_MAX_ARGS];
+};
+
+static void mk_slots_fn(void *data, const struct marker *m, const u64 *args)
+{
+	struct mk_slots *d = data;
+
+	d->hits++;
+	d->nr = m->nr_args;
+	memcpy(d->slot, args, m->nr_args * sizeof(*args));
+}
+
+static int mk_slots_evals;
+
+static int mk_slots_eval(void)
+{
+	return ++mk_slots_evals;
+}
+
+static noinline void mk_hit_slots(const void *ptr)
+{
+	MARK(marker_kunit_slots, "%hd %hhu %c %ld %zd %zu %p %s %llx %u %d",
+	     (short)-2, (unsigned char)255, 'Q', -3L, (ssize_t)-4,
+	     (size_t)SIZE_MAX, ptr, "str", ~0ULL, 0xfffffffeU,
+	     mk_slots_eval());
+}
+
+static noinline void mk_hit_twelve(void)
+{
+	MARK(marker_kunit_twelve, "%d %d %d %d %d %d %d %d %d %d %d %d",
+	     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+}
+
+/*
+ * Each slot holds its argument's value: signed types sign-extended,
+ * unsigned ones zero-extended, pointers as unsigned long; a probe reads
+ * it back with the C type of its conversion.  Arguments are evaluated
+ * once per hit, and not at all while the marker is off.
+ */
+static void marker_slots_test(struct kunit *test)
+{
+	static const char here[] = "here";
+	struct mk_slots d = {};
+
+	mk_slots_evals = 0;
+	mk_hit_slots(here);
+	KUNIT_EXPECT_EQ(test, mk_slots_evals, 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_slots", NULL,
+						    mk_slots_fn, &d), 0);
+	mk_hit_slots(here);
+	KUNIT_EXPECT_EQ(test, mk_slots_evals, 1);
+	KUNIT_ASSERT_EQ(test, d.hits, 1);
+	KUNIT_ASSERT_EQ(test, d.nr, 11);
+	KUNIT_EXPECT_EQ(test, d.slot[0], (u64)-2);
+	KUNIT_EXPECT_EQ(test, d.slot[1], 255);
+	KUNIT_EXPECT_EQ(test, d.slot[2], 'Q');
+	KUNIT_EXPECT_EQ(test, d.slot[3], (u64)-3);
+	KUNIT_EXPECT_EQ(test, (long)d.slot[3], -3L);
+	KUNIT_EXPECT_EQ(test, d.slot[4], (u64)-4);
+	KUNIT_EXPECT_EQ(test, d.slot[5], (u64)SIZE_MAX);
+	KUNIT_EXPECT_EQ(test, d.slot[6], (u64)(unsigned long)here);
+	KUNIT_EXPECT_STREQ(test, (const char *)(unsigned long)d.slot[7],
+			   "str");
+	KUNIT_EXPECT_EQ(test, d.slot[8], ~0ULL);
+	KUNIT_EXPECT_EQ(test, d.slot[9], 0xfffffffeULL);
+	KUNIT_EXPECT_EQ(test, d.slot[10], 1);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_slots",
+						      mk_slots_fn, &d), 0);
+	marker_synchronize_unregister();
+
+	/* MARKER_MAX_ARGS arguments. */
+	memset(&d, 0, sizeof(d));
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_twelve", NULL,
+						    mk_slots_fn, &d), 0);
+	mk_hit_twelve();
+	KUNIT_ASSERT_EQ(test, d.nr, MARKER_MAX_ARGS);
+	KUNIT_EXPECT_EQ(test, d.slot[0], 1);
+	KUNIT_EXPECT_EQ(test, d.slot[11], 12);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_twelve",
+						      mk_slots_fn, &d), 0);
 	marker_synchronize_unregister();
 }
 
@@ -311,15 +404,15 @@ static void marker_register_test(struct kunit *test)
 	struct mk_probe_data d = { .id = 1 };
 	int ret;
 
-	ret = marker_probe_register(c->marker, c->format, &mk_probe, &d);
+	ret = marker_probe_register(c->marker, c->format, mk_probe, &d);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	if (ret)
 		return;
 	KUNIT_EXPECT_EQ(test, marker_probe_register(c->marker, c->format,
-						    &mk_probe, &d), -EEXIST);
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister(c->marker, &mk_probe,
+						    mk_probe, &d), -EEXIST);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(c->marker, mk_probe,
 						      &d), 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister(c->marker, &mk_probe,
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(c->marker, mk_probe,
 						      &d), -ENOENT);
 	marker_synchronize_unregister();
 	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_nowhere"));
@@ -328,7 +421,7 @@ static void marker_register_test(struct kunit *test)
 static void marker_unknown_unregister_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_none",
-						      &mk_probe, NULL),
+						      mk_probe, NULL),
 			-ENOENT);
 }
 
@@ -339,7 +432,7 @@ static void marker_order_test(struct kunit *test)
 
 	for (i = 0; i < 3; i++)
 		KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int",
-							    NULL, &mk_probe,
+							    NULL, mk_probe,
 							    &d[i]), 0);
 	mk_log_reset();
 	mk_hit_int(7);
@@ -351,7 +444,7 @@ static void marker_order_test(struct kunit *test)
 	}
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
-							      &mk_probe,
+							      mk_probe,
 							      &d[i]), 0);
 	marker_synchronize_unregister();
 	mk_hit_int(8);
@@ -359,39 +452,77 @@ static void marker_order_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, d[i].hits, 1);
 }
 
+/*
+ * What the sites of @m call now and with which data; the test is the
+ * only one changing the marker, so the array stays.
+ */
+static marker_probe_fn mk_call(const struct marker *m, void **data)
+{
+	const struct marker_funcs *funcs = rcu_access_pointer(m->funcs);
+
+	*data = funcs ? funcs->data : NULL;
+	return funcs ? funcs->call : NULL;
+}
+
+/*
+ * What a site calls indirectly must begin with ENDBR64 at run time on an
+ * IBT kernel: objtool keeps it only where it sees the address taken.
+ * FineIBT moves it into the __cfi_ preamble.
+ */
+static void mk_expect_endbr(struct kunit *test, marker_probe_fn fn)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && !IS_ENABLED(CONFIG_FINEIBT))
+		KUNIT_EXPECT_MEMEQ(test, (const void *)fn, endbr64,
+				   sizeof(endbr64));
+}
+
 /* 0 -> 1 -> 2 -> 1 -> 0, checking the call target and who runs. */
 static void marker_transition_test(struct kunit *test)
 {
 	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
 	const struct marker *m = mk_find("marker_kunit_int");
+	marker_probe_fn call;
+	void *data;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", "%d",
-						    &mk_probe, &a), 0);
+						    mk_probe, &a), 0);
 	KUNIT_EXPECT_TRUE(test, m->enabled);
-	KUNIT_EXPECT_PTR_EQ(test, m->call, (void *)mk_probe.call);
+	/* One probe: the sites call it, with its data. */
+	call = mk_call(m, &data);
+	KUNIT_EXPECT_TRUE(test, call == mk_probe);
+	KUNIT_EXPECT_PTR_EQ(test, data, (void *)&a);
+	mk_expect_endbr(test, call);
 	mk_hit_int(1);
 	mk_hit_int_again(1);
 	KUNIT_EXPECT_EQ(test, a.hits, 2);
 
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", "%d",
-						    &mk_probe2, &b), 0);
-	KUNIT_EXPECT_PTR_EQ(test, m->call, (void *)__marker_probe_iterate);
+						    mk_probe2, &b), 0);
+	/* Two: the iterator, which gets the array. */
+	call = mk_call(m, &data);
+	KUNIT_EXPECT_TRUE(test, call != mk_probe && call != mk_probe2);
+	KUNIT_EXPECT_PTR_EQ(test, data, rcu_access_pointer(m->funcs));
+	mk_expect_endbr(test, call);
 	mk_hit_int(2);
 	KUNIT_EXPECT_EQ(test, a.hits, 3);
 	KUNIT_EXPECT_EQ(test, b.hits, 1);
 
 	/* The first probe leaves: the direct call must bring b's data. */
 	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_probe, &a), 0);
-	KUNIT_EXPECT_PTR_EQ(test, m->call, (void *)mk_probe2.call);
+						      mk_probe, &a), 0);
+	call = mk_call(m, &data);
+	KUNIT_EXPECT_TRUE(test, call == mk_probe2);
+	KUNIT_EXPECT_PTR_EQ(test, data, (void *)&b);
 	mk_hit_int(3);
 	KUNIT_EXPECT_EQ(test, a.hits, 3);
 	KUNIT_EXPECT_EQ(test, b.hits, 2);
 	KUNIT_EXPECT_EQ(test, b.args[0], 3);
 
 	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_probe2, &b), 0);
+						      mk_probe2, &b), 0);
 	KUNIT_EXPECT_FALSE(test, m->enabled);
 	marker_synchronize_unregister();
 	mk_hit_int(4);
@@ -399,12 +530,12 @@ static void marker_transition_test(struct kunit *test)
 }
 
 /* A probe hitting a marker on the same CPU is not re-entered. */
-static void mk_recurse_fn(void *data, const struct marker *m, va_list *args)
+static void mk_recurse_fn(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_probe_data *d = data;
 
 	d->hits++;
-	mk_hit_int(va_arg(*args, int) + 1);
+	mk_hit_int((int)args[0] + 1);
 }
 
 DEFINE_MARKER_PROBE(mk_recurse, mk_recurse_fn);
@@ -414,11 +545,11 @@ static void marker_recursion_test(struct kunit *test)
 	struct mk_probe_data d = { .id = 1 };
 
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
-						    &mk_recurse, &d), 0);
+						    mk_recurse, &d), 0);
 	mk_hit_int(1);
 	KUNIT_EXPECT_EQ(test, d.hits, 1);
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_recurse, &d), 0);
+						      mk_recurse, &d), 0);
 	marker_synchronize_unregister();
 }
 
@@ -438,31 +569,26 @@ struct mk_ctx {
 };
 
 /* Entered from the site, without the entry DEFINE_MARKER_PROBE() builds. */
-static void mk_ctx_call(void *data, const struct marker *m, ...)
+static void mk_ctx_raw(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_ctx *c = data;
 
 	c->entry = preemptible();
 }
 
-static void mk_ctx_vcall(void *data, const struct marker *m, va_list *args)
+static void mk_ctx_body(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_ctx *c = data;
 
 	c->body = preemptible();
 }
 
-static const struct marker_probe mk_ctx_raw = {
-	.call	= mk_ctx_call,
-	.vcall	= mk_ctx_vcall,
-};
-
-DEFINE_MARKER_PROBE(mk_ctx_guarded, mk_ctx_vcall);
+DEFINE_MARKER_PROBE(mk_ctx_guarded, mk_ctx_body);
 
 /*
- * A probe's own entry runs in the site's context; a body behind the entry
- * DEFINE_MARKER_PROBE() builds, or called by the iterator, runs with
- * preemption disabled, as the recursion guard needs.
+ * A probe's own entry runs in the site's context, called directly or by
+ * the iterator; a body behind the entry DEFINE_MARKER_PROBE() builds runs
+ * with preemption disabled, as the recursion guard needs.
  */
 static void marker_context_test(struct kunit *test)
 {
@@ -473,27 +599,27 @@ static void marker_context_test(struct kunit *test)
 		kunit_skip(test, "preemptible() needs CONFIG_PREEMPT_COUNT");
 	KUNIT_ASSERT_TRUE(test, preemptible());
 
-	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL, &mk_ctx_raw,
+	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL, mk_ctx_raw,
 						    &raw), 0);
 	mk_hit_int(1);
 	KUNIT_EXPECT_EQ(test, raw.entry, MK_SITE_PREEMPTIBLE);
-	KUNIT_EXPECT_EQ(test, raw.body, -1);
 
-	/* Two probes: the iterator calls each body. */
+	/* Two probes: the iterator calls each entry. */
+	raw.entry = -1;
 	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL,
-						    &mk_ctx_guarded,
+						    mk_ctx_guarded,
 						    &guarded), 0);
 	mk_hit_int(2);
-	KUNIT_EXPECT_EQ(test, raw.body, 0);
+	KUNIT_EXPECT_EQ(test, raw.entry, MK_SITE_PREEMPTIBLE);
 	KUNIT_EXPECT_EQ(test, guarded.body, 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, &mk_ctx_raw, &raw),
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, mk_ctx_raw, &raw),
 			0);
 
 	/* One guarded probe, called directly. */
 	guarded.body = -1;
 	mk_hit_int(3);
 	KUNIT_EXPECT_EQ(test, guarded.body, 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, &mk_ctx_guarded,
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, mk_ctx_guarded,
 						      &guarded), 0);
 	marker_synchronize_unregister();
 	KUNIT_EXPECT_TRUE(test, preemptible());
@@ -506,7 +632,7 @@ struct mk_hold {
 };
 
 /* Stays in the probe until released (or 10 s passed). */
-static void mk_hold_call(void *data, const struct marker *m, ...)
+static void mk_hold(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_hold *h = data;
 	unsigned long end = jiffies + 10 * HZ;
@@ -515,16 +641,6 @@ static void mk_hold_call(void *data, const struct marker *m, ...)
 	while (!READ_ONCE(h->release) && time_before(jiffies, end))
 		cpu_relax();
 }
-
-static void mk_hold_vcall(void *data, const struct marker *m, va_list *args)
-{
-	mk_hold_call(data, m);
-}
-
-static const struct marker_probe mk_hold = {
-	.call	= mk_hold_call,
-	.vcall	= mk_hold_vcall,
-};
 
 static int mk_hold_hitter(void *arg)
 {
@@ -575,16 +691,16 @@ static void marker_sync_unregister_test(struct kunit *test)
 	struct task_struct *hitter, *syncer;
 
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
-						    &mk_hold, &h), 0);
+						    mk_hold, &h), 0);
 	hitter = kthread_run(mk_hold_hitter, NULL, "marker_kunit_hit");
 	if (IS_ERR(hitter)) {
-		marker_probe_unregister("marker_kunit_int", &mk_hold, &h);
+		marker_probe_unregister("marker_kunit_int", mk_hold, &h);
 		KUNIT_FAIL(test, "kthread_run: %pe", hitter);
 		return;
 	}
 	KUNIT_EXPECT_TRUE(test, mk_wait_for(mk_hold_entered, &h));
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_hold, &h), 0);
+						      mk_hold, &h), 0);
 	syncer = kthread_run(mk_hold_syncer, &h, "marker_kunit_sync");
 	if (!IS_ERR(syncer)) {
 		msleep(200);
@@ -604,41 +720,28 @@ static void marker_sync_unregister_test(struct kunit *test)
 
 /* ---- simulated module sites ---- */
 
-#ifdef CONFIG_MARKERS_DIRECT_CALL
-#define MK_TRAMP(id)	extern void id(void *data, const struct marker *m, ...)
-#else
-#define MK_TRAMP(id)	static void __maybe_unused id(void *d, const struct marker *m, ...) {}
-#endif
-
-MK_TRAMP(mk_tramp0);
-MK_TRAMP(mk_tramp1);
-MK_TRAMP(mk_tramp2);
-MK_TRAMP(mk_tramp3);
-
-#define MK_SITE(n, f, id) {					\
-	.name = n, .format = f, .key = STATIC_KEY_FALSE_INIT,	\
-	__MARK_SITE_CALL(id)					\
+#define MK_SITE(n, f, nr) {					\
+	.name = n, .format = f, .nr_args = nr,			\
+	.key = STATIC_KEY_FALSE_INIT,				\
 }
 
-/* A "module" with a good site, a conflicting one and a bad format. */
+/*
+ * A "module" with a good site, a conflicting one, a bad format and one
+ * whose format converts more arguments than it passes.
+ */
 static struct marker_site mk_mod_sites[] = {
-	MK_SITE("marker_kunit_mod", "%d %s", mk_tramp0),
-	MK_SITE("marker_kunit_mod", "%d %s", mk_tramp1),
-	MK_SITE("marker_kunit_mod", "%d", mk_tramp2),
-	MK_SITE("marker_kunit_badfmt", "%pS", mk_tramp3),
+	MK_SITE("marker_kunit_mod", "%d %s", 2),
+	MK_SITE("marker_kunit_mod", "%d %s", 2),
+	MK_SITE("marker_kunit_mod", "%d", 1),
+	MK_SITE("marker_kunit_badfmt", "%pS", 1),
+	MK_SITE("marker_kunit_short", "%d %d", 1),
 };
 
-static noinline void mk_emit_tramps(void)
-{
-	asm volatile(__MARK_TRAMP_ASM(mk_tramp0) __MARK_TRAMP_ASM(mk_tramp1)
-		     __MARK_TRAMP_ASM(mk_tramp2) __MARK_TRAMP_ASM(mk_tramp3));
-}
-
 /* What MARK() expands to, for a simulated site. */
-#define MK_HIT(site, tramp, args...)					\
+#define MK_HIT(site, args...)						\
 do {									\
 	if (static_branch_unlikely(&(site)->key))			\
-		__MARK_HIT(site, tramp, ##args);			\
+		__MARK_HIT(site, ##args);				\
 } while (0)
 
 static unsigned int mk_events[2];
@@ -661,13 +764,12 @@ static void marker_module_test(struct kunit *test)
 	struct static_key_txn_stats st0, st1;
 	const struct marker *m;
 
-	mk_emit_tramps();
 	memset(mk_events, 0, sizeof(mk_events));
 	KUNIT_ASSERT_EQ(test, register_marker_notifier(&mk_nb), 0);
 
 	/* Probe first: pending until the "module" comes. */
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_mod", NULL,
-						    &mk_probe, &d), 0);
+						    mk_probe, &d), 0);
 	m = mk_find("marker_kunit_mod");
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 0);
@@ -680,8 +782,7 @@ static void marker_module_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st1.applied - st0.applied, 1);
 	/* Each MK_HIT() below is a site: s[0] has three, s[1] one. */
 	KUNIT_EXPECT_EQ(test, st1.sites - st0.sites, 4);
-	KUNIT_EXPECT_EQ(test, st1.calls - st0.calls,
-			IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) ? 2 : 0);
+	KUNIT_EXPECT_EQ(test, st1.calls - st0.calls, 0);
 	TXN_EXPECT_COUNT(test, st1.txn_ipi_rounds - st0.txn_ipi_rounds, 3);
 	KUNIT_EXPECT_EQ(test, mk_events[MARKER_ADD], 1);
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 2);
@@ -691,13 +792,15 @@ static void marker_module_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, s[2].marker);	/* other format */
 	KUNIT_EXPECT_NULL(test, s[3].marker);	/* unsupported */
 	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_badfmt"));
+	KUNIT_EXPECT_NULL(test, s[4].marker);	/* passes too few */
+	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_short"));
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&s[0].key));
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&s[1].key));
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[2].key));
 
-	MK_HIT(&s[0], mk_tramp0, 5, "five");
-	MK_HIT(&s[1], mk_tramp1, 6, "six");
-	MK_HIT(&s[2], mk_tramp2, 7);
+	MK_HIT(&s[0], 5, "five");
+	MK_HIT(&s[1], 6, "six");
+	MK_HIT(&s[2], 7);
 	KUNIT_EXPECT_EQ(test, d.hits, 2);
 	KUNIT_EXPECT_EQ(test, d.args[0], 6);
 	KUNIT_EXPECT_STREQ(test, d.str, "six");
@@ -712,13 +815,13 @@ static void marker_module_test(struct kunit *test)
 
 	/* And comes back: the probe reconnects. */
 	marker_sites_add(s, s + ARRAY_SIZE(mk_mod_sites));
-	MK_HIT(&s[0], mk_tramp0, 8, "eight");
+	MK_HIT(&s[0], 8, "eight");
 	KUNIT_EXPECT_EQ(test, d.hits, 3);
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_mod",
-						      &mk_probe, &d), 0);
+						      mk_probe, &d), 0);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&s[0].key));
 	marker_synchronize_unregister();
-	MK_HIT(&s[0], mk_tramp0, 9, "nine");
+	MK_HIT(&s[0], 9, "nine");
 	KUNIT_EXPECT_EQ(test, d.hits, 3);
 	marker_sites_remove(s, s + ARRAY_SIZE(mk_mod_sites));
 	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_mod"));
@@ -735,12 +838,12 @@ struct mk_stress {
 	bool bad;
 };
 
-static void mk_stress_fn(void *data, const struct marker *m, va_list *args)
+static void mk_stress_fn(void *data, const struct marker *m, const u64 *args)
 {
 	struct mk_stress *s = data;
 
 	/* Data must belong to this probe, whatever the transition. */
-	if (READ_ONCE(s->magic) != MK_MAGIC || va_arg(*args, int) != 42)
+	if (READ_ONCE(s->magic) != MK_MAGIC || (int)args[0] != 42)
 		WRITE_ONCE(s->bad, true);
 	WRITE_ONCE(s->hits, s->hits + 1);
 }
@@ -768,20 +871,20 @@ static void marker_stress_test(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	for (i = 0; i < 10; i++) {
 		KUNIT_EXPECT_EQ(test, marker_probe_register(name, NULL,
-							    &mk_stress_a, &a), 0);
+							    mk_stress_a, &a), 0);
 		KUNIT_EXPECT_EQ(test, marker_probe_register(name, NULL,
-							    &mk_stress_b, &b), 0);
+							    mk_stress_b, &b), 0);
 		KUNIT_EXPECT_EQ(test, marker_probe_unregister(name,
-							      &mk_stress_a,
+							      mk_stress_a,
 							      &a), 0);
 		usleep_range(100, 200);
 		KUNIT_EXPECT_EQ(test, marker_probe_register(name, NULL,
-							    &mk_stress_a, &a), 0);
+							    mk_stress_a, &a), 0);
 		KUNIT_EXPECT_EQ(test, marker_probe_unregister(name,
-							      &mk_stress_b,
+							      mk_stress_b,
 							      &b), 0);
 		KUNIT_EXPECT_EQ(test, marker_probe_unregister(name,
-							      &mk_stress_a,
+							      mk_stress_a,
 							      &a), 0);
 	}
 	kthread_stop(t);
@@ -792,55 +895,67 @@ static void marker_stress_test(struct kunit *test)
 }
 
 /*
- * A batch connects two markers (three sites): trampolines and keys change
- * only at commit, all in one static key batch, one text_poke batch.
+ * A batch connects two markers (three sites): their keys change only when
+ * it is applied, all in one static key batch, one text_poke batch.
  */
 static void marker_batch_test(struct kunit *test)
 {
 	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
 	struct static_key_txn_stats before, after;
+	DEFINE_MARKER_BATCH(batch);
 
 	static_key_txn_get_stats(&before);
-	marker_batch_begin();
-	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
-						    &mk_probe, &a), 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_mixed", NULL,
-						    &mk_probe, &b), 0);
-	/* Not yet flipped: the sites still cost a NOP and call nothing. */
+	KUNIT_EXPECT_EQ(test, marker_probe_register_batch(&batch,
+							  "marker_kunit_int",
+							  NULL, mk_probe, &a),
+			0);
+	KUNIT_EXPECT_EQ(test, marker_probe_register_batch(&batch,
+							  "marker_kunit_mixed",
+							  NULL, mk_probe, &b),
+			0);
+	/* Not yet switched: the sites still cost a NOP and call nothing. */
 	mk_hit_int(1);
 	mk_hit_mixed(1, "x", 1);
 	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 0);
-	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
+	marker_batch_apply(&batch);
 	static_key_txn_get_stats(&after);
 	KUNIT_EXPECT_EQ(test, after.applied - before.applied, 1);
 	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 3);
-	/* Trampolines exist with direct calls only (x86-64). */
-	KUNIT_EXPECT_EQ(test, after.calls - before.calls,
-			IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) ? 3 : 0);
+	KUNIT_EXPECT_EQ(test, after.calls - before.calls, 0);
 	TXN_EXPECT_COUNT(test, after.txn_batches - before.txn_batches, 1);
 	TXN_EXPECT_COUNT(test, after.txn_ipi_rounds - before.txn_ipi_rounds, 3);
+	KUNIT_EXPECT_TRUE(test, list_empty(&batch.markers));
 	mk_hit_int(1);
 	mk_hit_int_again(2);
 	mk_hit_mixed(1, "x", 1);
 	KUNIT_EXPECT_EQ(test, a.hits, 2);
 	KUNIT_EXPECT_EQ(test, b.hits, 1);
 
-	/* And back off in one static key batch. */
-	marker_batch_begin();
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_probe, &a), 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_mixed",
-						      &mk_probe, &b), 0);
-	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
+	/* And back off in one static key batch, reusing the batch. */
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister_batch(&batch,
+							    "marker_kunit_int",
+							    mk_probe, &a), 0);
+	KUNIT_EXPECT_EQ(test,
+			marker_probe_unregister_batch(&batch,
+						      "marker_kunit_mixed",
+						      mk_probe, &b), 0);
+	/* Removed probes stop at once. */
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 2);
+	marker_batch_apply(&batch);
 	static_key_txn_get_stats(&before);
 	KUNIT_EXPECT_EQ(test, before.applied - after.applied, 1);
-	KUNIT_EXPECT_EQ(test, before.calls - after.calls,
-			IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) ? 3 : 0);
+	KUNIT_EXPECT_EQ(test, before.sites - after.sites, 3);
 	TXN_EXPECT_COUNT(test, before.txn_ipi_rounds - after.txn_ipi_rounds, 3);
 	marker_synchronize_unregister();
 	mk_hit_int(1);
 	mk_hit_mixed(1, "x", 1);
 	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 3);
+
+	/* An empty batch patches nothing. */
+	marker_batch_apply(&batch);
+	static_key_txn_get_stats(&after);
+	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 0);
 	txn_kunit_counts_done(test);
 }
 
@@ -853,32 +968,85 @@ static void marker_batch_replace_test(struct kunit *test)
 {
 	struct mk_probe_data a = { .id = 1, .probe = 1 };
 	struct mk_probe_data b = { .id = 2, .probe = 2 };
+	DEFINE_MARKER_BATCH(batch);
 
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
-						    &mk_probe, &a), 0);
+						    mk_probe, &a), 0);
 	mk_hit_int(1);
 	KUNIT_EXPECT_EQ(test, a.hits, 1);
 
-	marker_batch_begin();
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_probe, &a), 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_int", NULL,
-						    &mk_probe2, &b), 0);
-	/* The old probe is gone at once; the new one may run already. */
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister_batch(&batch,
+							    "marker_kunit_int",
+							    mk_probe, &a), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_register_batch(&batch,
+							  "marker_kunit_int",
+							  NULL, mk_probe2, &b),
+			0);
+	/* The old probe is gone at once; the sites stayed on for the new. */
 	mk_hit_int(2);
 	KUNIT_EXPECT_EQ(test, a.hits, 1);
-	KUNIT_EXPECT_EQ(test, marker_batch_commit(), 0);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
+	marker_batch_apply(&batch);
 	mk_hit_int(3);
 	mk_hit_int_again(4);
 	KUNIT_EXPECT_EQ(test, a.hits, 1);
-	KUNIT_EXPECT_GE(test, b.hits, 2);
-	KUNIT_EXPECT_LE(test, b.hits, 3);
+	KUNIT_EXPECT_EQ(test, b.hits, 3);
 	KUNIT_EXPECT_EQ(test, b.args[0], 4);
 	KUNIT_EXPECT_EQ(test, a.wrong + b.wrong, 0);
 
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
-						      &mk_probe2, &b), 0);
+						      mk_probe2, &b), 0);
 	marker_synchronize_unregister();
+}
+
+/*
+ * Batches hold no lock: one task may keep two open, register without a
+ * batch and walk the registry in between.  A marker another batch holds
+ * is switched at once; a marker left without sites or probes is kept
+ * until its batch is applied.
+ */
+static void marker_batch_two_test(struct kunit *test)
+{
+	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
+	DEFINE_MARKER_BATCH(first);
+	DEFINE_MARKER_BATCH(second);
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&first,
+							  "marker_kunit_int",
+							  NULL, mk_probe, &a),
+			0);
+	KUNIT_ASSERT_NOT_NULL(test, mk_find("marker_kunit_int"));
+	/* Held by the first batch: the second switches it at once. */
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister_batch(&second,
+							    "marker_kunit_int",
+							    mk_probe, &a), 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&second,
+							  "marker_kunit_int",
+							  NULL, mk_probe2, &b),
+			0);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&second.markers));
+	marker_batch_apply(&second);
+
+	/* A pending marker, emptied, lives until its batch is applied. */
+	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&second,
+							  "marker_kunit_later",
+							  NULL, mk_probe, &a),
+			0);
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_later",
+						      mk_probe, &a), 0);
+	KUNIT_EXPECT_NOT_NULL(test, mk_find("marker_kunit_later"));
+	marker_batch_apply(&second);
+	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_later"));
+
+	marker_batch_apply(&first);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      mk_probe2, &b), 0);
+	marker_synchronize_unregister();
+	mk_hit_int(2);
+	KUNIT_EXPECT_EQ(test, a.hits, 0);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
 }
 
 static struct kunit_case marker_test_cases[] = {
@@ -886,6 +1054,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_disabled_test),
 	KUNIT_CASE(marker_args_test),
 	KUNIT_CASE(marker_placement_test),
+	KUNIT_CASE(marker_slots_test),
 	KUNIT_CASE_PARAM(marker_register_test, marker_register_gen_params),
 	KUNIT_CASE(marker_unknown_unregister_test),
 	KUNIT_CASE(marker_order_test),
@@ -896,6 +1065,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_module_test),
 	KUNIT_CASE(marker_batch_test),
 	KUNIT_CASE(marker_batch_replace_test),
+	KUNIT_CASE(marker_batch_two_test),
 	KUNIT_CASE_SLOW(marker_stress_test),
 	{}
 };

@@ -78,7 +78,7 @@
  * @width: bytes a store of the field writes: its size plus the padding
  *	up to the next field, when that makes a 1, 2, 4 or 8 byte store
  * @offset: offset of the field in the record
- * @mask: the bits of an argument register the field keeps
+ * @mask: the bits of an argument slot the field keeps
  */
 struct tm_arg {
 	char name[TM_NAME_LEN];
@@ -99,8 +99,6 @@ struct tm_arg {
  * @size: size of the fixed part of a record, trace_entry included
  * @nr_args: number of entries in @args
  * @has_str: a field is a %s string, copied before the record is reserved
- * @regs: the probes take the arguments as named parameters (see
- *	tm_ftrace_regs())
  * @clear: some padding is not covered by the fields' stores; clear the
  *	record before filling it
  * @gone: the marker lost its sites; remove the event once disabled
@@ -116,7 +114,6 @@ struct tm_event {
 	unsigned int size;
 	unsigned int nr_args;
 	bool has_str;
-	bool regs;
 	bool clear;
 	bool gone;
 	bool used;
@@ -176,26 +173,11 @@ static unsigned int tm_copy_str(char *dst, const char *src, unsigned int room)
 	return len < 0 ? room : len + 1;
 }
 
-/* The next argument of a hit, as the bits its field stores. */
-static __always_inline u64 tm_fetch(u8 type, va_list *args)
+/* Argument @i of a hit, as the bits its field stores. */
+static __always_inline u64 tm_fetch(const struct tm_event *ev,
+				    unsigned int i, const u64 *args)
 {
-	switch (type) {
-	case MARKER_ARG_S32:
-	case MARKER_ARG_U32:
-		return va_arg(*args, unsigned int);
-	case MARKER_ARG_CHAR:
-		return (u8)va_arg(*args, int);
-	case MARKER_ARG_LONG:
-	case MARKER_ARG_ULONG:
-		return va_arg(*args, unsigned long);
-	case MARKER_ARG_SSIZE:
-	case MARKER_ARG_SIZE:
-		return va_arg(*args, size_t);
-	case MARKER_ARG_PTR:
-		return (unsigned long)va_arg(*args, void *);
-	default:
-		return va_arg(*args, unsigned long long);
-	}
+	return args[i] & ev->args[i].mask;
 }
 
 /*
@@ -236,7 +218,7 @@ static __always_inline void tm_clear(const struct tm_event *ev, void *rec)
  * an event without strings: nothing is staged, each argument is stored
  * once, together with the padding after it.
  */
-static void tm_record(const struct tm_event *ev, va_list *args, void *rec)
+static void tm_record(const struct tm_event *ev, const u64 *args, void *rec)
 {
 	unsigned int i;
 
@@ -244,7 +226,7 @@ static void tm_record(const struct tm_event *ev, va_list *args, void *rec)
 	for (i = 0; i < ev->nr_args; i++) {
 		const struct tm_arg *a = &ev->args[i];
 
-		tm_store(rec + a->offset, a->width, tm_fetch(a->type, args));
+		tm_store(rec + a->offset, a->width, tm_fetch(ev, i, args));
 	}
 }
 
@@ -282,7 +264,7 @@ static void tm_scratch_put(struct tm_values *v)
  * a bounded copy of each string into a scratch buffer, so
  * that the record can be reserved at its size.
  */
-static void tm_gather(const struct tm_event *ev, va_list *args,
+static void tm_gather(const struct tm_event *ev, const u64 *args,
 		      struct tm_values *v)
 {
 	static const char nested[] = "(nested)";
@@ -294,10 +276,10 @@ static void tm_gather(const struct tm_event *ev, va_list *args,
 	v->slot = false;
 	for (i = 0; i < ev->nr_args; i++) {
 		if (ev->args[i].type != MARKER_ARG_STR) {
-			v->val[i] = tm_fetch(ev->args[i].type, args);
+			v->val[i] = tm_fetch(ev, i, args);
 			continue;
 		}
-		src = va_arg(*args, const char *);
+		src = (const char *)(unsigned long)args[i];
 		if (!tried) {
 			buf = tm_scratch_get();
 			v->slot = !!buf;
@@ -350,7 +332,7 @@ static __always_inline void *tm_ftrace_reserve(struct trace_event_file *file,
 }
 
 static noinline void tm_ftrace_str(struct trace_event_file *file,
-				   const struct tm_event *ev, va_list *args)
+				   const struct tm_event *ev, const u64 *args)
 {
 	struct trace_event_buffer fbuffer;
 	struct tm_values v;
@@ -367,14 +349,21 @@ static noinline void tm_ftrace_str(struct trace_event_file *file,
 	tm_scratch_put(&v);
 }
 
-static void tm_ftrace_vcall(void *data, const struct marker *m,
-			    va_list *args)
+/*
+ * The probes of the events have no marker_recursion_enter(): the ring
+ * buffer and perf keep per-context recursion guards of their own, as for
+ * the events of tracepoints.  A hit nested in a probe that is guarded is
+ * still recorded.  They disable preemption, as trace event probes do.
+ */
+static void tm_ftrace_probe(void *data, const struct marker *m,
+			    const u64 *args)
 {
 	struct trace_event_file *file = data;
 	struct tm_event *ev = tm_from_call(file->event_call);
 	struct trace_event_buffer fbuffer;
 	void *rec;
 
+	marker_probe_guard();
 	if (ev->has_str) {
 		tm_ftrace_str(file, ev, args);
 		return;
@@ -385,90 +374,6 @@ static void tm_ftrace_vcall(void *data, const struct marker *m,
 	tm_record(ev, args, rec);
 	trace_event_buffer_commit(&fbuffer);
 }
-
-/*
- * Events of at most TM_REG_ARGS arguments and no string are recorded
- * straight from the argument registers when the sites call their probe
- * directly (CONFIG_MARKERS_DIRECT_CALL, x86-64 only): a variadic call
- * passes its first six integer arguments where a call with named
- * parameters does, so the probe needs no va_list.  The bits of a
- * register above its argument's size are undefined; @mask drops them.
- * With several probes the iterator calls the va_list entry instead.
- */
-#define TM_REG_ARGS	4
-
-static __always_inline void tm_put(const struct tm_arg *a, void *rec,
-				   unsigned long reg)
-{
-	tm_store(rec + a->offset, a->width, reg & a->mask);
-}
-
-static __always_inline void tm_put_regs(const struct tm_event *ev,
-					void *rec, unsigned long a0,
-					unsigned long a1, unsigned long a2,
-					unsigned long a3)
-{
-	tm_clear(ev, rec);
-	switch (ev->nr_args) {
-	case 4:
-		tm_put(&ev->args[3], rec, a3);
-		fallthrough;
-	case 3:
-		tm_put(&ev->args[2], rec, a2);
-		fallthrough;
-	case 2:
-		tm_put(&ev->args[1], rec, a1);
-		fallthrough;
-	case 1:
-		tm_put(&ev->args[0], rec, a0);
-	}
-}
-
-static void tm_ftrace_regs(void *data, const struct marker *m,
-			   unsigned long a0, unsigned long a1,
-			   unsigned long a2, unsigned long a3)
-{
-	struct trace_event_file *file = data;
-	struct tm_event *ev = tm_from_call(file->event_call);
-	struct trace_event_buffer fbuffer;
-	void *rec;
-
-	marker_probe_guard();
-	rec = tm_ftrace_reserve(file, &fbuffer, ev->size);
-	if (!rec)
-		return;
-	tm_put_regs(ev, rec, a0, a1, a2, a3);
-	trace_event_buffer_commit(&fbuffer);
-}
-
-/*
- * The probes of the events have no marker_recursion_enter(): the ring
- * buffer and perf keep per-context recursion guards of their own, as for
- * the events of tracepoints.  A hit nested in a probe that is guarded is
- * still recorded.  The entries disable preemption, as the iterator does
- * before it calls @fn.
- */
-#define TM_DEFINE_PROBE(name, fn)					\
-	static void name##_call(void *data, const struct marker *m, ...) \
-	{								\
-		va_list args;						\
-									\
-		marker_probe_guard();					\
-		va_start(args, m);					\
-		fn(data, m, &args);					\
-		va_end(args);						\
-	}								\
-	static const struct marker_probe name = {			\
-		.call	= name##_call,					\
-		.vcall	= fn,						\
-	}
-
-TM_DEFINE_PROBE(tm_ftrace_probe, tm_ftrace_vcall);
-
-static const struct marker_probe tm_ftrace_probe_regs = {
-	.call	= (void *)tm_ftrace_regs,
-	.vcall	= tm_ftrace_vcall,
-};
 
 #ifdef CONFIG_PERF_EVENTS
 /* perf prepends a u32 size to the record; keep the sample u64 aligned. */
@@ -498,7 +403,8 @@ static __always_inline void tm_perf_submit(const struct tm_event *ev,
 			      ev->call.event.type, 1, regs, head, NULL);
 }
 
-static void tm_perf_vcall(void *data, const struct marker *m, va_list *args)
+static void tm_perf_probe(void *data, const struct marker *m,
+			  const u64 *args)
 {
 	struct tm_event *ev = data;
 	struct hlist_head *head;
@@ -507,6 +413,7 @@ static void tm_perf_vcall(void *data, const struct marker *m, va_list *args)
 	int rctx;
 	void *rec;
 
+	marker_probe_guard();
 	head = this_cpu_ptr(ev->call.perf_events);
 	if (hlist_empty(head))
 		return;
@@ -525,50 +432,13 @@ static void tm_perf_vcall(void *data, const struct marker *m, va_list *args)
 	tm_scratch_put(&v);
 }
 
-TM_DEFINE_PROBE(tm_perf_probe, tm_perf_vcall);
-
-static void tm_perf_regs(void *data, const struct marker *m,
-			 unsigned long a0, unsigned long a1,
-			 unsigned long a2, unsigned long a3)
-{
-	struct tm_event *ev = data;
-	struct hlist_head *head;
-	struct pt_regs *regs;
-	int rctx;
-	void *rec;
-
-	marker_probe_guard();
-	head = this_cpu_ptr(ev->call.perf_events);
-	if (hlist_empty(head))
-		return;
-	rec = tm_perf_alloc(ev, 0, &regs, &rctx);
-	if (!rec)
-		return;
-	tm_put_regs(ev, rec, a0, a1, a2, a3);
-	tm_perf_submit(ev, 0, rec, regs, rctx, head);
-}
-
-static const struct marker_probe tm_perf_probe_regs = {
-	.call	= (void *)tm_perf_regs,
-	.vcall	= tm_perf_vcall,
-};
 #endif
 
 /*
- * The probes of @ev.  An event keeps the same probe while it exists:
- * @regs is fixed when it is laid out.
+ * The batch of a markers_enable write, which tm_reg() registers with:
+ * set and cleared under event_mutex, NULL outside such a write.
  */
-static const struct marker_probe *tm_ftrace(const struct tm_event *ev)
-{
-	return ev->regs ? &tm_ftrace_probe_regs : &tm_ftrace_probe;
-}
-
-#ifdef CONFIG_PERF_EVENTS
-static const struct marker_probe *tm_perf(const struct tm_event *ev)
-{
-	return ev->regs ? &tm_perf_probe_regs : &tm_perf_probe;
-}
-#endif
+static struct marker_batch *tm_batch;
 
 /* Called by the tracing core with event_mutex held. */
 static int tm_reg(struct trace_event_call *call, enum trace_reg type,
@@ -580,17 +450,18 @@ static int tm_reg(struct trace_event_call *call, enum trace_reg type,
 	switch (type) {
 	case TRACE_REG_REGISTER:
 		ev->used = true;
-		return marker_probe_register(name, ev->format, tm_ftrace(ev),
-					     data);
+		return marker_probe_register_batch(tm_batch, name, ev->format,
+						   tm_ftrace_probe, data);
 	case TRACE_REG_UNREGISTER:
-		marker_probe_unregister(name, tm_ftrace(ev), data);
+		marker_probe_unregister_batch(tm_batch, name, tm_ftrace_probe,
+					      data);
 		break;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return marker_probe_register(name, ev->format, tm_perf(ev),
+		return marker_probe_register(name, ev->format, tm_perf_probe,
 					     ev);
 	case TRACE_REG_PERF_UNREGISTER:
-		marker_probe_unregister(name, tm_perf(ev), ev);
+		marker_probe_unregister(name, tm_perf_probe, ev);
 		break;
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
@@ -871,8 +742,6 @@ static void tm_layout(struct tm_event *ev)
 		else
 			ev->clear = true;
 	}
-	ev->regs = IS_ENABLED(CONFIG_MARKERS_DIRECT_CALL) && !ev->has_str &&
-		   ev->nr_args <= TM_REG_ARGS;
 }
 
 static const char *tm_print_spec(const struct tm_arg *a)
@@ -1180,18 +1049,19 @@ static int tm_enable_glob(const char *glob, bool enable)
 {
 	struct trace_array *tr = top_trace_array();
 	struct trace_event_file *file;
+	DEFINE_MARKER_BATCH(batch);
 	struct tm_event *ev;
 	int ret = 0, err, found = 0;
 
 	if (!tr)
 		return -ENODEV;
 	/*
-	 * The probe registrations below queue their key flips; the commit
-	 * applies them in one static key batch.  The batch is begun
-	 * outside event_mutex, which registration nests markers_mutex in.
+	 * The probe registrations tm_reg() makes below link their markers
+	 * into the batch; applying it switches their sites in one static
+	 * key batch.
 	 */
-	marker_batch_begin();
 	scoped_guard(mutex, &event_mutex) {
+		tm_batch = &batch;
 		list_for_each_entry(ev, &tm_events, list) {
 			/* An event kept after its module left can be disabled. */
 			if ((ev->gone && enable) ||
@@ -1206,10 +1076,9 @@ static int tm_enable_glob(const char *glob, bool enable)
 			if (err && !ret)
 				ret = err;
 		}
+		tm_batch = NULL;
 	}
-	err = marker_batch_commit();
-	if (err && !ret)
-		ret = err;
+	marker_batch_apply(&batch);
 	if (!found && !ret)
 		ret = -ENOENT;
 	return ret;

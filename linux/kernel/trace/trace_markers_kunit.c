@@ -128,8 +128,31 @@ static void tm_event_long_fields_test(struct kunit *test)
 	trace_array_destroy(tr);
 }
 
+/*
+ * Sites call the events' probes indirectly: with IBT each must begin with
+ * ENDBR64 at run time, which objtool keeps only for functions whose
+ * address it sees taken (it seals the others at boot).
+ */
+static void tm_probe_endbr_test(struct kunit *test)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
+		kunit_skip(test, "no IBT (CONFIG_X86_KERNEL_IBT=n)");
+	/* FineIBT moves the ENDBR into the __cfi_ preamble. */
+	if (IS_ENABLED(CONFIG_FINEIBT))
+		kunit_skip(test, "FineIBT may rewrite function entries");
+	KUNIT_EXPECT_MEMEQ(test, (const void *)tm_ftrace_probe, endbr64,
+			   sizeof(endbr64));
+#ifdef CONFIG_PERF_EVENTS
+	KUNIT_EXPECT_MEMEQ(test, (const void *)tm_perf_probe, endbr64,
+			   sizeof(endbr64));
+#endif
+}
+
 static struct kunit_case tm_kunit_cases[] = {
 	KUNIT_CASE(tm_event_long_fields_test),
+	KUNIT_CASE(tm_probe_endbr_test),
 	{}
 };
 

@@ -242,12 +242,9 @@ BENCH_LOOP(copy_pr_debug_off, BENCH_COPY; B_PR_DEBUG)
 
 /* Case on: each marker gets its own probe set. */
 BENCH_LOOP(on_empty, MARK(bench_on_empty, "%d %p", (int)i, &bench_sink_int))
-BENCH_LOOP(on_variadic, MARK(bench_on_variadic, "%d %p", (int)i, &bench_sink_int))
 BENCH_LOOP(on_guarded, MARK(bench_on_guarded, "%d %p", (int)i, &bench_sink_int))
 BENCH_LOOP(on_two, MARK(bench_on_two, "%d %p", (int)i, &bench_sink_int))
-BENCH_LOOP(on_direct, MARK(bench_on_direct, "%d %p", (int)i, &bench_sink_int))
-BENCH_LOOP(on_va, MARK(bench_on_va, "%d %p", (int)i, &bench_sink_int))
-BENCH_LOOP(on_fmt, MARK(bench_on_fmt, "%d %p", (int)i, &bench_sink_int))
+BENCH_LOOP(on_args, MARK(bench_on_args, "%d %p", (int)i, &bench_sink_int))
 BENCH_LOOP(on_tracepoint, B_TRACEPOINT)
 BENCH_LOOP(call_target, bench_kp_target((int)i, &bench_sink_int))
 BENCH_LOOP(call_kpe_target, bench_kpe_target((int)i, &bench_sink_int))
@@ -358,76 +355,25 @@ static void bench_run_cases(const struct bench_case *bc, unsigned int nr)
 }
 
 /*
- * Case on: the probes.  The empty probe takes the marker's arguments as
- * named parameters, as the tracepoint's empty probe does (see
- * bench_probe_direct_fn() below); the variadic one shows what a variadic
- * entry adds.
+ * Case on: the probes.  The empty probe is what the tracepoint's empty
+ * probe is: a function called with the arguments; a marker probe gets
+ * them as u64 slots.
  */
-static void bench_probe_empty_fn(void *data, const struct marker *m,
-				 int nr, const void *ptr)
+static void bench_probe_empty(void *data, const struct marker *m,
+			      const u64 *args)
 {
 }
-
-static void bench_probe_empty_call(void *data, const struct marker *m, ...)
-{
-}
-
-static void bench_probe_empty_vcall(void *data, const struct marker *m,
-				    va_list *args)
-{
-}
-
-static const struct marker_probe bench_probe_empty = {
-	.call	= (void *)bench_probe_empty_fn,
-	.vcall	= bench_probe_empty_vcall,
-};
-
-static const struct marker_probe bench_probe_variadic = {
-	.call	= bench_probe_empty_call,
-	.vcall	= bench_probe_empty_vcall,
-};
 
 /* The same body behind the recursion-guarded entry of DEFINE_MARKER_PROBE(). */
-DEFINE_MARKER_PROBE(bench_probe_guarded, bench_probe_empty_vcall);
+DEFINE_MARKER_PROBE(bench_probe_guarded, bench_probe_empty);
 
-static void bench_probe_read_va(void *data, const struct marker *m,
-				va_list *args)
+/* Reads its arguments with the types of the format, "%d %p". */
+static void bench_probe_args(void *data, const struct marker *m,
+			     const u64 *args)
 {
-	WRITE_ONCE(bench_sink_int, va_arg(*args, int));
-	WRITE_ONCE(bench_sink_ptr, va_arg(*args, const void *));
+	WRITE_ONCE(bench_sink_int, (int)args[0]);
+	WRITE_ONCE(bench_sink_ptr, (const void *)(unsigned long)args[1]);
 }
-
-DEFINE_MARKER_PROBE(bench_probe_va, bench_probe_read_va);
-
-/*
- * Reads its arguments as named parameters: the site's variadic call
- * passes them in the same registers on x86-64, so a probe that knows
- * the format can skip va_start(), as the "direct" probes of the
- * original markers did.
- */
-static void bench_probe_direct_fn(void *data, const struct marker *m,
-				  int nr, const void *ptr)
-{
-	WRITE_ONCE(bench_sink_int, nr);
-	WRITE_ONCE(bench_sink_ptr, ptr);
-}
-
-static const struct marker_probe bench_probe_direct = {
-	.call	= (void *)bench_probe_direct_fn,
-	.vcall	= bench_probe_read_va,
-};
-
-/* Formats each event, as a probe that does not parse once would. */
-static void bench_probe_format(void *data, const struct marker *m,
-			       va_list *args)
-{
-	char buf[64];
-
-	vsnprintf(buf, sizeof(buf), m->format, *args);
-	WRITE_ONCE(bench_sink_int, buf[0]);
-}
-
-DEFINE_MARKER_PROBE(bench_probe_fmt, bench_probe_format);
 
 static void bench_tp_probe(void *data, int nr, const void *ptr)
 {
@@ -443,23 +389,17 @@ static int bench_two_data[2];
 struct bench_on_case {
 	const char *variant;
 	const char *marker;
-	const struct marker_probe *probe;
+	marker_probe_fn probe;
 	u64 (*fn)(unsigned long n);
 };
 
 static const struct bench_on_case bench_on_cases[] = {
-	{ "mark_1probe_empty", "bench_on_empty", &bench_probe_empty,
+	{ "mark_1probe_empty", "bench_on_empty", bench_probe_empty,
 	  bench_loop_on_empty },
-	{ "mark_1probe_empty_variadic", "bench_on_variadic",
-	  &bench_probe_variadic, bench_loop_on_variadic },
-	{ "mark_1probe_guarded", "bench_on_guarded", &bench_probe_guarded,
+	{ "mark_1probe_guarded", "bench_on_guarded", bench_probe_guarded,
 	  bench_loop_on_guarded },
-	{ "mark_1probe_direct_args", "bench_on_direct", &bench_probe_direct,
-	  bench_loop_on_direct },
-	{ "mark_1probe_va_list", "bench_on_va", &bench_probe_va,
-	  bench_loop_on_va },
-	{ "mark_1probe_format", "bench_on_fmt", &bench_probe_fmt,
-	  bench_loop_on_fmt },
+	{ "mark_1probe_read_args", "bench_on_args", bench_probe_args,
+	  bench_loop_on_args },
 };
 
 static void bench_on_mark(const struct bench_on_case *oc)
@@ -481,19 +421,19 @@ static void bench_on_two(void)
 	int ret;
 
 	ret = marker_probe_register("bench_on_two", "%d %p",
-				    &bench_probe_empty, &bench_two_data[0]);
+				    bench_probe_empty, &bench_two_data[0]);
 	if (ret)
 		goto err;
 	ret = marker_probe_register("bench_on_two", "%d %p",
-				    &bench_probe_empty, &bench_two_data[1]);
+				    bench_probe_empty, &bench_two_data[1]);
 	if (ret)
 		goto err_first;
 	bench_row("on", "mark_2probes_empty", loops,
 		  bench_measure(bench_loop_on_two, loops), "tsc");
-	marker_probe_unregister("bench_on_two", &bench_probe_empty,
+	marker_probe_unregister("bench_on_two", bench_probe_empty,
 				&bench_two_data[1]);
 err_first:
-	marker_probe_unregister("bench_on_two", &bench_probe_empty,
+	marker_probe_unregister("bench_on_two", bench_probe_empty,
 				&bench_two_data[0]);
 err:
 	if (ret)

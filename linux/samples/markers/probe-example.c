@@ -30,14 +30,14 @@ static struct probe_counter counters[PROBE_MAX_MARKERS];
 static unsigned int nr_counters;
 static struct dentry *probe_dir;
 
-static void probe_count(void *data, const struct marker *m, va_list *args)
+static void probe_count(void *data, const struct marker *m, const u64 *args)
 {
 	struct probe_counter *c = data;
 
 	atomic64_inc(&c->hits);
 }
 
-DEFINE_MARKER_PROBE(probe_counter, probe_count);
+DEFINE_MARKER_PROBE(count_probe, probe_count);
 
 static int counts_show(struct seq_file *s, void *v)
 {
@@ -55,7 +55,7 @@ static void probe_disconnect(void)
 	unsigned int i;
 
 	for (i = 0; i < nr_counters; i++)
-		marker_probe_unregister(counters[i].name, &probe_counter,
+		marker_probe_unregister(counters[i].name, count_probe,
 					&counters[i]);
 	/* No call may still be counting into counters[] once we return. */
 	marker_synchronize_unregister();
@@ -88,7 +88,7 @@ static int __init probe_init(void)
 			break;
 		}
 		atomic64_set(&c->hits, 0);
-		ret = marker_probe_register(c->name, NULL, &probe_counter, c);
+		ret = marker_probe_register(c->name, NULL, count_probe, c);
 		if (ret) {
 			pr_err("cannot connect to %s: %d\n", c->name, ret);
 			kfree(c->name);
