@@ -51,7 +51,7 @@ VARIANTS = {
     # booted, the KUnit suites of the series (the trace events' one too)
     # call each kind of probe.  CFI_CLANG became CFI after 6.12.
     'x86_64-kcfi': ('x86_64', ['LLVM=-19'], [],
-                    KUNIT_BOOT + [CFI_OPT, 'CONFIG_CFI_PERMISSIVE=n', 'CONFIG_MARKERS_TRACE=y',
+                    KUNIT_BOOT + [CFI_OPT, 'CONFIG_CFI_PERMISSIVE=n', 'CONFIG_FTRACE=y', 'CONFIG_MARKERS_TRACE=y',
                                   'CONFIG_SERIAL_8250=y', 'CONFIG_SERIAL_8250_CONSOLE=y'],
                     True),
 }

@@ -10,7 +10,7 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/export.h>
-#include <linux/marker.h>
+#include <linux/marker_format.h>
 #include <linux/string.h>
 
 enum marker_len {

@@ -42,6 +42,7 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
+#include <linux/marker_format.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -51,51 +52,6 @@
 
 struct marker;
 struct module;
-
-/**
- * enum marker_arg_type - C type of one argument, parsed from the format
- * @MARKER_ARG_S32: %d %i (int, also with h and hh)
- * @MARKER_ARG_U32: %u %x %X (unsigned int, also with h and hh)
- * @MARKER_ARG_LONG: %ld %li
- * @MARKER_ARG_ULONG: %lu %lx %lX
- * @MARKER_ARG_S64: %lld %lli
- * @MARKER_ARG_U64: %llu %llx %llX
- * @MARKER_ARG_SSIZE: %zd %zi
- * @MARKER_ARG_SIZE: %zu %zx
- * @MARKER_ARG_PTR: %p, without printk extensions
- * @MARKER_ARG_CHAR: %c (promoted to int)
- * @MARKER_ARG_STR: %s, a pointer the probe must copy with a bound
- */
-enum marker_arg_type {
-	MARKER_ARG_S32,
-	MARKER_ARG_U32,
-	MARKER_ARG_LONG,
-	MARKER_ARG_ULONG,
-	MARKER_ARG_S64,
-	MARKER_ARG_U64,
-	MARKER_ARG_SSIZE,
-	MARKER_ARG_SIZE,
-	MARKER_ARG_PTR,
-	MARKER_ARG_CHAR,
-	MARKER_ARG_STR,
-};
-
-/**
- * struct marker_conv - one conversion of a marker format
- * @start: its '%'
- * @type: enum marker_arg_type of its argument
- * @spec: the conversion character ('d', 'x', 's'...)
- * @alt: the '#' flag was given
- */
-struct marker_conv {
-	const char *start;
-	u8 type;
-	char spec;
-	bool alt;
-};
-
-/* Most arguments a site may pass, as for BPF raw tracepoints. */
-#define MARKER_MAX_ARGS		12
 
 /* Format of a marker without arguments. */
 #define MARK_NOARGS		" "
@@ -266,9 +222,6 @@ enum marker_event {
 
 #ifdef CONFIG_MARKERS
 
-int marker_format_next(const char **pp, struct marker_conv *conv);
-int marker_parse_format(const char *fmt, u8 *types, unsigned int max);
-size_t marker_arg_size(enum marker_arg_type type);
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_fn probe, void *data);
 int marker_probe_unregister(const char *name, marker_probe_fn probe,
