@@ -226,7 +226,7 @@ test_storm_glob() {
 		wait_for unload $m || { echo "# rmmod $m failed"; return 1; }
 	done
 }
-ktap_test_result "glob enable/disable storm (one static key batch per write that switches keys) while sites fire" \
+ktap_test_result "glob storm (a static key batch per write that switches keys), sites firing" \
 	test_storm_glob
 
 # example_irq fires from a hard and a soft hrtimer (see marker-example.c):

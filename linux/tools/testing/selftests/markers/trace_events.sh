@@ -284,8 +284,9 @@ ktap_test_result "markers_enable: 4 markers, one static key batch each way" \
 
 # 512 markers of marker-many: one static key batch each way, every one
 # records; its 512 jump sites share its text_poke batches (one batch of
-# 512 pokes, 3 IPI rounds, where one poke at a time would take 1536).  record-cmd is off meanwhile: it would register the sched
-# tracepoints, which mainline patches one poke at a time.
+# 512 pokes, 3 IPI rounds, where one poke at a time would take 1536).
+# record-cmd is off meanwhile: it would register the sched tracepoints,
+# which mainline patches one poke at a time.
 test_glob_many() {
 	local t0 t1 t2 n c0 c1 c2 r0 r1 r2 want
 
