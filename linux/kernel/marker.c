@@ -409,7 +409,6 @@ int marker_probe_register_batch(struct marker_batch *batch, const char *name,
 	guard(mutex)(&markers_mutex);
 	return marker_probe_add(batch, name, format, probe, data);
 }
-EXPORT_SYMBOL_GPL(marker_probe_register_batch);
 
 /**
  * marker_probe_unregister - disconnect a probe from the marker @name
@@ -456,7 +455,6 @@ int marker_probe_unregister_batch(struct marker_batch *batch,
 	guard(mutex)(&markers_mutex);
 	return marker_probe_remove(batch, name, probe, data);
 }
-EXPORT_SYMBOL_GPL(marker_probe_unregister_batch);
 
 /**
  * marker_batch_apply - switch the sites of the markers of a batch
@@ -485,7 +483,6 @@ void marker_batch_apply(struct marker_batch *batch)
 	}
 	static_key_batch_apply(&keys);
 }
-EXPORT_SYMBOL_GPL(marker_batch_apply);
 
 /**
  * marker_synchronize_unregister - wait for probe calls in flight
@@ -526,7 +523,6 @@ int marker_for_each(int (*cb)(const struct marker *m, void *priv),
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(marker_for_each);
 
 /**
  * register_marker_notifier - learn about markers appearing and going
@@ -554,7 +550,6 @@ int register_marker_notifier(struct notifier_block *nb)
 			nb->notifier_call(nb, MARKER_ADD, m);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(register_marker_notifier);
 
 /**
  * unregister_marker_notifier - stop notifications to @nb
@@ -568,7 +563,6 @@ int unregister_marker_notifier(struct notifier_block *nb)
 	guard(mutex)(&markers_mutex);
 	return raw_notifier_chain_unregister(&marker_notifier, nb);
 }
-EXPORT_SYMBOL_GPL(unregister_marker_notifier);
 
 static void marker_site_add(struct static_key_batch *batch,
 			    struct marker_site *site)

@@ -9,7 +9,6 @@
 
 #include <linux/ctype.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/marker_format.h>
 #include <linux/string.h>
 
@@ -152,7 +151,6 @@ int marker_format_next(const char **pp, struct marker_conv *conv)
 	*pp = p;
 	return 1;
 }
-EXPORT_SYMBOL_GPL(marker_format_next);
 
 /**
  * marker_parse_format - parse a marker format into argument types
@@ -186,7 +184,6 @@ int marker_parse_format(const char *fmt, u8 *types, unsigned int max)
 	}
 	return ret ? ret : nr;
 }
-EXPORT_SYMBOL_GPL(marker_parse_format);
 
 /**
  * marker_arg_size - size of an argument of type @type in a record
@@ -217,4 +214,3 @@ size_t marker_arg_size(enum marker_arg_type type)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(marker_arg_size);
