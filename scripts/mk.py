@@ -288,8 +288,11 @@ def step_tree():
     version = kernel_version(base)
     log(f'base tree: Linux {version} (BASE={BASE.name}, {base})')
     stamp = os.path.join(B, 'src.base')
+    # The base path and its version: a build dir that changes base gets
+    # a fresh copy even though the path stays the same.
+    want = f'{base} {version}'
     if (not os.path.isfile(os.path.join(SRC, 'Makefile')) or
-            not os.path.exists(stamp) or read(stamp) != base):
+            not os.path.exists(stamp) or read(stamp) != want):
         log('creating build copy of the base tree')
         shutil.rmtree(SRC, ignore_errors=True)
         shutil.rmtree(OBJ, ignore_errors=True)
@@ -298,7 +301,7 @@ def step_tree():
                 os.unlink(os.path.join(B, f))
         run(['rsync', '-a', '--exclude', '.git', base + '/', SRC + '/'])
         with open(stamp, 'w', encoding='utf-8') as f:
-            f.write(base)
+            f.write(want)
     commits = load_series()
     stage = os.path.join(B, 'stage')
     stage_series(base, commits, stage)
