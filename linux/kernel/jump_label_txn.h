@@ -9,6 +9,7 @@
 #include <linux/jump_label.h>
 #include <linux/types.h>
 
+struct jump_entry;
 struct static_call_key;
 
 /* kernel/jump_label_txn.c, for jump_label_update() */
