@@ -149,6 +149,14 @@ def series_objs(mk, obj):
 
 def one(mk, name, arch, mvars, frags, opts, boot):
     obj = os.path.join(mk.B, 'matrix', name)
+    # Objects and generated host tools of another base would be reused.
+    stamp = os.path.join(obj, '.matrix-base')
+    base = mk.kernel_version(mk.base_tree())
+    if os.path.exists(stamp) and mk.read(stamp).strip() != base:
+        shutil.rmtree(obj)
+    os.makedirs(obj, exist_ok=True)
+    with open(stamp, 'w', encoding='utf-8') as f:
+        f.write(base + '\n')
     cc = [] if any(v.startswith('LLVM') for v in mvars) else [f'CC=ccache {cross(mvars)}gcc']
     try:
         bad = configure(mk, obj, arch, mvars, frags, opts)
