@@ -211,7 +211,6 @@ static void marker_queue(struct static_key_batch *batch, struct marker *m,
 static void marker_switch(struct marker *m, bool enable,
 			  struct marker_batch *batch)
 {
-	m->enabled = enable;
 	if (batch && (!m->batch || m->batch == batch)) {
 		if (!m->batch) {
 			m->batch = batch;
@@ -478,7 +477,7 @@ void marker_batch_apply(struct marker_batch *batch)
 	list_for_each_entry_safe(m, tmp, &batch->markers, batch_node) {
 		list_del_init(&m->batch_node);
 		m->batch = NULL;
-		marker_queue(&keys, m, m->enabled);
+		marker_queue(&keys, m, marker_funcs_get(m));
 		marker_put(m);
 	}
 	static_key_batch_apply(&keys);
@@ -721,7 +720,7 @@ static int markers_seq_show(struct seq_file *s, void *v)
 	const char *sep = "";
 
 	seq_printf(s, "%s format=\"%s\" sites=%u enabled=%d probes=%u owners=",
-		   m->name, m->format ?: "", m->nr_sites, m->enabled,
+		   m->name, m->format ?: "", m->nr_sites, !!funcs,
 		   funcs ? funcs->nr : 0);
 	list_for_each_entry(site, &m->sites, node) {
 		seq_printf(s, "%s%s", sep, marker_site_owner(site));

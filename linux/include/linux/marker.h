@@ -146,11 +146,10 @@ struct marker_funcs {
  * @nr_args: number of entries in @types
  * @funcs: connected probes, NULL when none
  * @nr_sites: connected sites
- * @enabled: sites of this marker are to be switched on
  * @list: link in the registry, under markers_mutex
  * @sites: connected sites, under markers_mutex
- * @live_enabled: the sites' keys are on now (differs from @enabled only
- *	while the marker is in a batch)
+ * @live_enabled: the sites' keys are on now (differs from @funcs != NULL
+ *	only while the marker is in a batch)
  * @batch: the marker batch that is to switch its sites, or NULL
  * @batch_node: link in @batch
  * @rcu: frees the marker after a marker_srcu grace period
@@ -165,7 +164,6 @@ struct marker {
 	unsigned int nr_args;
 	struct marker_funcs __rcu *funcs;
 	unsigned int nr_sites;
-	bool enabled;
 	/* private: */
 	struct list_head list;
 	struct list_head sites;

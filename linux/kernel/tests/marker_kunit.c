@@ -242,7 +242,6 @@ static void marker_disabled_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 2);
-	KUNIT_EXPECT_FALSE(test, m->enabled);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(m->funcs));
 	mk_log_reset();
 	mk_hit_int(1);
@@ -490,7 +489,7 @@ static void marker_transition_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_int", "%d",
 						    mk_probe, &a), 0);
-	KUNIT_EXPECT_TRUE(test, m->enabled);
+	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(m->funcs));
 	/* One probe: the sites call it, with its data. */
 	call = mk_call(m, &data);
 	KUNIT_EXPECT_TRUE(test, call == mk_probe);
@@ -524,7 +523,7 @@ static void marker_transition_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_int",
 						      mk_probe2, &b), 0);
-	KUNIT_EXPECT_FALSE(test, m->enabled);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(m->funcs));
 	marker_synchronize_unregister();
 	mk_hit_int(4);
 	KUNIT_EXPECT_EQ(test, b.hits, 2);
@@ -964,6 +963,21 @@ static void marker_batch_test(struct kunit *test)
 }
 
 /*
+ * Replace (mk_probe, @a) by (mk_probe2, @b) on marker_kunit_int, both
+ * with @batch.  Return: the first error, else 0.
+ */
+static int mk_batch_swap(struct marker_batch *batch, struct mk_probe_data *a,
+			 struct mk_probe_data *b)
+{
+	int ret;
+
+	ret = marker_probe_unregister_batch(batch, "marker_kunit_int",
+					    mk_probe, a);
+	return ret ?: marker_probe_register_batch(batch, "marker_kunit_int",
+						  NULL, mk_probe2, b);
+}
+
+/*
  * A batch that replaces the only probe of an enabled marker: the sites
  * must never hand the new probe's data to the old probe (mk_probe checks
  * that the data it gets is its own), and each probe counts its own hits.
@@ -979,13 +993,7 @@ static void marker_batch_replace_test(struct kunit *test)
 	mk_hit_int(1);
 	KUNIT_EXPECT_EQ(test, a.hits, 1);
 
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister_batch(&batch,
-							    "marker_kunit_int",
-							    mk_probe, &a), 0);
-	KUNIT_EXPECT_EQ(test, marker_probe_register_batch(&batch,
-							  "marker_kunit_int",
-							  NULL, mk_probe2, &b),
-			0);
+	KUNIT_EXPECT_EQ(test, mk_batch_swap(&batch, &a, &b), 0);
 	/* The old probe is gone at once; the sites stayed on for the new. */
 	mk_hit_int(2);
 	KUNIT_EXPECT_EQ(test, a.hits, 1);
@@ -1021,13 +1029,7 @@ static void marker_batch_two_test(struct kunit *test)
 			0);
 	KUNIT_ASSERT_NOT_NULL(test, mk_find("marker_kunit_int"));
 	/* Held by the first batch: the second switches it at once. */
-	KUNIT_ASSERT_EQ(test, marker_probe_unregister_batch(&second,
-							    "marker_kunit_int",
-							    mk_probe, &a), 0);
-	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&second,
-							  "marker_kunit_int",
-							  NULL, mk_probe2, &b),
-			0);
+	KUNIT_ASSERT_EQ(test, mk_batch_swap(&second, &a, &b), 0);
 	mk_hit_int(1);
 	KUNIT_EXPECT_EQ(test, b.hits, 1);
 	KUNIT_EXPECT_TRUE(test, list_empty(&second.markers));
