@@ -32,7 +32,10 @@ KUNIT_BOOT = ['CONFIG_PRINTK=y', 'CONFIG_KALLSYMS=y', 'CONFIG_TTY=y', 'CONFIG_BU
               'CONFIG_DEBUG_FS=y', 'CONFIG_KUNIT=y', 'CONFIG_KUNIT_DEBUGFS=y',
               'CONFIG_JUMP_LABEL=y', 'CONFIG_MARKERS=y', 'CONFIG_MARKERS_KUNIT_TEST=y',
               'CONFIG_STATIC_KEY_TXN_KUNIT_TEST=y', 'CONFIG_SMP=y', 'CONFIG_PREEMPT=y',
-              'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y']
+              'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y',
+              # tracepoints, so that probes connect to them by name, and
+              # the trace events' suite
+              'CONFIG_FTRACE=y', 'CONFIG_MARKERS_TRACE=y']
 
 CFI_OPT = 'CONFIG_CFI_CLANG=y' if os.environ.get('BASE') == '6.12' else 'CONFIG_CFI=y'
 
@@ -51,13 +54,31 @@ VARIANTS = {
     # booted, the KUnit suites of the series (the trace events' one too)
     # call each kind of probe.  CFI_CLANG became CFI after 6.12.
     'x86_64-kcfi': ('x86_64', ['LLVM=-19'], [],
-                    KUNIT_BOOT + [CFI_OPT, 'CONFIG_CFI_PERMISSIVE=n', 'CONFIG_FTRACE=y', 'CONFIG_MARKERS_TRACE=y',
+                    KUNIT_BOOT + [CFI_OPT, 'CONFIG_CFI_PERMISSIVE=n',
                                   'CONFIG_SERIAL_8250=y', 'CONFIG_SERIAL_8250_CONSOLE=y'],
                     True),
+    # ThinLTO (unique names across units), IBT (ENDBR on every indirect
+    # target) and call depth tracking (padding objtool must find), with
+    # kCFI; objtool warnings fail the row.  Booted with retbleed=stuff on
+    # a CPU model that selects it (QEMU_ROW).
+    'x86_64-lto-cdt': ('x86_64', ['LLVM=-19'], [],
+                       KUNIT_BOOT + [CFI_OPT, 'CONFIG_CFI_PERMISSIVE=n', 'CONFIG_LTO_CLANG_THIN=y',
+                                     'CONFIG_X86_KERNEL_IBT=y', 'CONFIG_CPU_MITIGATIONS=y',
+                                     'CONFIG_MITIGATION_RETPOLINE=y',
+                                     'CONFIG_MITIGATION_CALL_DEPTH_TRACKING=y',
+                                     'CONFIG_SERIAL_8250=y', 'CONFIG_SERIAL_8250_CONSOLE=y'],
+                       True),
+}
+# Rows booted on another CPU model or with more kernel parameters, and
+# the console line that proves the boot took them.
+QEMU_ROW = {
+    'x86_64-lto-cdt': ('Skylake-Client', 'retbleed=stuff spectre_v2=retpoline',
+                       r'RETBleed: Mitigation: Stuffing'),
 }
 PACKAGES = {'arm64': ['gcc-aarch64-linux-gnu', 'qemu-system-arm'],
             'x86_64-clang': ['clang-19', 'lld-19', 'llvm-19'],
             'x86_64-kcfi': ['clang-19', 'lld-19', 'llvm-19'],
+            'x86_64-lto-cdt': ['clang-19', 'lld-19', 'llvm-19'],
             'i386': ['qemu-system-x86']}
 QEMU = {
     'x86_64': ['qemu-system-x86_64', '-M', 'pc', '-cpu', 'max', '-smp', '2', '-m', '1G',
@@ -170,6 +191,10 @@ def one(mk, name, arch, mvars, frags, opts, boot):
             errs = [l for l in mk.read(os.path.join(obj, 'build.log')).split('\n')
                     if re.search(r'error|undefined', l)]
             return 'FAIL', f'build exit {rc}: ' + ' | '.join(errs[:3])
+        objtool = [l for l in mk.read(os.path.join(obj, 'build.log')).split('\n')
+                   if re.search(r'warning: objtool:', l)]
+        if objtool:
+            return 'FAIL', f'{len(objtool)} objtool warnings: ' + ' | '.join(objtool[:3])
         objs = series_objs(mk, obj)
         for o in objs:
             os.unlink(os.path.join(obj, o))
@@ -238,8 +263,14 @@ def boot_kunit(mk, name, arch, obj):
     """Boot with no root fs: the built-in suites run before the mount
     fails; panic=-1 reboots and -no-reboot ends QEMU."""
     console = os.path.join(obj, 'console.log')
-    cmd = QEMU[arch] + ['-kernel', os.path.join(obj, IMAGE[arch]), '-nographic',
-                        '-no-reboot', '-accel', 'tcg']
+    cmd = list(QEMU[arch])
+    cpu, params, proof = QEMU_ROW.get(name, (None, '', None))
+    if cpu:
+        cmd[cmd.index('-cpu') + 1] = cpu
+    if params:
+        cmd[cmd.index('-append') + 1] += ' ' + params
+    cmd += ['-kernel', os.path.join(obj, IMAGE[arch]), '-nographic',
+            '-no-reboot', '-accel', 'tcg']
     with open(console, 'w', encoding='utf-8') as f:
         subprocess.run(['timeout', '1200'] + cmd, stdout=f, stderr=subprocess.STDOUT,
                        stdin=subprocess.DEVNULL, check=False)
@@ -257,8 +288,15 @@ def boot_kunit(mk, name, arch, obj):
         m = re.search(pat, text)
         if m:
             return 'fail', f'KUnit {ok} ok; console shows "{m.group(0)}"'
+    if proof and not re.search(proof, text):
+        return 'fail', f'KUnit {ok} ok; console lacks "{proof}" ({cpu}, {params})'
+    if proof:
+        ok_proof = f'; "{re.search(proof, text).group(0)}"'
+    else:
+        ok_proof = ''
     why = sorted({s[2] for s in skips})
-    return 'ok', f'KUnit {ok} ok, {len(skips)} skipped' + (f' ({"; ".join(why)[:120]})' if why else '')
+    return 'ok', (f'KUnit {ok} ok, {len(skips)} skipped' +
+                  (f' ({"; ".join(why)[:120]})' if why else '') + ok_proof)
 
 
 if __name__ == '__main__':

@@ -20,7 +20,7 @@ REPS=${MACRO_REPS:-21}
 # pipe round trips.
 HACKBENCH="sched messaging -g 1 -l 200"
 PIPE="sched pipe -l 10000"
-STD=syscall_entry,syscall_exit,trap_entry,irq_entry,irq_exit,sched_switch
+STD=syscall_entry,syscall_exit,trap_entry,irq_entry,irq_exit,sched_switch_mark
 CSV=$OUT/macro.csv
 exec > >(tee "$OUT/macro.log") 2>&1
 

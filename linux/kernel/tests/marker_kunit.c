@@ -7,6 +7,8 @@
  * this file.  "Module" sites are simulated by a static array of sites
  * handed to marker_sites_add() and marker_sites_remove(), the calls the
  * module notifier makes on MODULE_STATE_COMING and MODULE_STATE_GOING.
+ * The tracepoint marker_kunit_tp, defined here too, is connected to by
+ * name.
  */
 
 #include <kunit/test.h>
@@ -21,6 +23,9 @@
 #include <linux/string.h>
 
 #include "jump_label_txn_kunit.h"
+
+#define CREATE_TRACE_POINTS
+#include "marker_kunit_trace.h"
 
 /* ---- parser ---- */
 
@@ -378,6 +383,98 @@ static void marker_slots_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_twelve",
 						      mk_slots_fn, &d), 0);
 	marker_synchronize_unregister();
+}
+
+/* ---- tracepoints by name ---- */
+
+static const char mk_tp_str[] = "tp";
+
+static noinline void mk_hit_tp(int a)
+{
+	trace_marker_kunit_tp(a, ULONG_MAX, mk_tp_str, S64_MIN, 200, true);
+}
+
+/* A site may not take a tracepoint's name: refused at boot. */
+static noinline void mk_hit_tp_site(int a)
+{
+	MARK(marker_kunit_tp, "%d", a);
+}
+
+/*
+ * A probe registered for a tracepoint's name gets the tracepoint's
+ * arguments as slots packed as a site packs them, with the prototype as
+ * the marker's format and its parameters' types.  The tracepoint is on
+ * while the name has probes, whatever batch registers them.
+ */
+static void marker_tracepoint_test(struct kunit *test)
+{
+	static const char proto[] =
+		"int a, unsigned long b, const char *s, s64 c, u8 d, bool e";
+	const u8 types[] = {
+		MARKER_ARG_S32,
+		sizeof(long) > 4 ? MARKER_ARG_U64 : MARKER_ARG_U32,
+		MARKER_ARG_PTR, MARKER_ARG_S64, MARKER_ARG_U32, MARKER_ARG_U32,
+	};
+	struct mk_slots d = {}, d2 = {};
+	DEFINE_MARKER_BATCH(batch);
+	const struct marker *m;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_MARKERS_TRACEPOINTS))
+		kunit_skip(test, "CONFIG_MARKERS_TRACEPOINTS=n");
+
+	/* A printf format does not describe a tracepoint. */
+	KUNIT_EXPECT_EQ(test, marker_probe_register("marker_kunit_tp", "%d",
+						    mk_slots_fn, &d), -EILSEQ);
+	KUNIT_EXPECT_FALSE(test, trace_marker_kunit_tp_enabled());
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&batch,
+							  "marker_kunit_tp",
+							  NULL, mk_slots_fn,
+							  &d), 0);
+	/* The tracepoint switches at once, not with the batch. */
+	KUNIT_EXPECT_TRUE(test, trace_marker_kunit_tp_enabled());
+	marker_batch_apply(&batch);
+	m = mk_find("marker_kunit_tp");
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_STREQ(test, m->format, proto);
+	KUNIT_EXPECT_EQ(test, m->nr_sites, 0);
+	KUNIT_ASSERT_EQ(test, m->nr_args, ARRAY_SIZE(types));
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		KUNIT_EXPECT_EQ_MSG(test, m->types[i], types[i], "arg %u", i);
+
+	mk_hit_tp(-5);
+	KUNIT_ASSERT_EQ(test, d.hits, 1);
+	KUNIT_ASSERT_EQ(test, d.nr, 6);
+	KUNIT_EXPECT_EQ(test, d.slot[0], (u64)-5);
+	KUNIT_EXPECT_EQ(test, d.slot[1], (u64)ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, d.slot[2], (u64)(unsigned long)mk_tp_str);
+	KUNIT_EXPECT_EQ(test, d.slot[3], (u64)S64_MIN);
+	KUNIT_EXPECT_EQ(test, d.slot[4], 200);
+	KUNIT_EXPECT_EQ(test, d.slot[5], 1);
+
+	/* The site of that name was refused: it calls nothing. */
+	mk_hit_tp_site(7);
+	KUNIT_EXPECT_EQ(test, d.hits, 1);
+
+	/* The prototype is the format a probe may ask for. */
+	KUNIT_ASSERT_EQ(test, marker_probe_register("marker_kunit_tp", proto,
+						    mk_slots_fn, &d2), 0);
+	mk_hit_tp(3);
+	KUNIT_EXPECT_EQ(test, d.hits, 2);
+	KUNIT_EXPECT_EQ(test, d2.hits, 1);
+	KUNIT_EXPECT_EQ(test, d2.slot[0], 3);
+
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_tp",
+						      mk_slots_fn, &d), 0);
+	KUNIT_EXPECT_TRUE(test, trace_marker_kunit_tp_enabled());
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_tp",
+						      mk_slots_fn, &d2), 0);
+	KUNIT_EXPECT_FALSE(test, trace_marker_kunit_tp_enabled());
+	marker_synchronize_unregister();
+	mk_hit_tp(4);
+	KUNIT_EXPECT_EQ(test, d.hits, 2);
+	KUNIT_EXPECT_EQ(test, d2.hits, 1);
 }
 
 struct marker_register_case {
@@ -1061,6 +1158,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_args_test),
 	KUNIT_CASE(marker_placement_test),
 	KUNIT_CASE(marker_slots_test),
+	KUNIT_CASE(marker_tracepoint_test),
 	KUNIT_CASE_PARAM(marker_register_test, marker_register_gen_params),
 	KUNIT_CASE(marker_unknown_unregister_test),
 	KUNIT_CASE(marker_order_test),

@@ -6,7 +6,10 @@
 #
 # Loads samples/markers in each order, hits the sites from user space,
 # checks the hit counts and the debugfs listing, and unloads modules
-# while probes are connected.  MARKERS_MODDIR may name a directory of
+# while probes are connected.  probe-example also counts tracepoints,
+# connected by name: sched_switch, and foo_bar of samples/trace_events
+# (trace-events-sample.ko, which fires it once a second) as its module
+# comes and goes.  MARKERS_MODDIR may name a directory of
 # the .ko files when modprobe cannot find them.
 
 DIR=$(dirname "$0")
@@ -17,9 +20,11 @@ DEBUGFS=/sys/kernel/debug
 LIST=$DEBUGFS/markers/list
 TRIGGER=$DEBUGFS/marker-example/trigger
 COUNTS=$DEBUGFS/probe-example/counts
+TPS=$DEBUGFS/markers/tracepoints
 
 cleanup() {
 	loaded probe-example && unload probe-example
+	loaded trace-events-sample && unload trace-events-sample
 	loaded marker-example && unload marker-example
 }
 
@@ -59,7 +64,7 @@ mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
 markers_require_modules marker-example probe-example
 trap cleanup EXIT
 
-ktap_set_plan 10
+ktap_set_plan 12
 
 test_mode() {
 	[ "$(stat -c %a "$LIST")" = 400 ]
@@ -153,5 +158,68 @@ test_churn() {
 	! grep -q "^subsys_mark" "$LIST"
 }
 ktap_test_result "load and unload five times" test_churn
+
+# tpline NAME FIELDS: the line of tracepoint NAME starts with FIELDS
+tpline() {
+	grep -q "^$1 $2 proto=\"" "$TPS" && return 0
+	echo "# $TPS: $(grep "^$1 " "$TPS") (expected $2)"
+	return 1
+}
+
+# A probe connects to a tracepoint by its name, as to a marker.
+test_tracepoint() {
+	tpline sched_switch "owner=vmlinux probes=0" || return 1
+	load probe-example markers=sched_switch || return 1
+	tpline sched_switch "owner=vmlinux probes=1" || return 1
+	listed sched_switch sites=0 enabled=1 probes=1 owners=tracepoint ||
+		return 1
+	sleep 0.1
+	[ "$(count sched_switch)" -gt 0 ] || return 1
+	unload probe-example || return 1
+	tpline sched_switch "owner=vmlinux probes=0" &&
+		listed sched_switch enabled=0 probes=0
+}
+if [ -e "$TPS" ]; then
+	ktap_test_result "probe connects to tracepoint sched_switch by name" \
+		test_tracepoint
+else
+	ktap_test_skip "no $TPS: kernel without CONFIG_MARKERS_TRACEPOINTS"
+fi
+
+# A module's tracepoint: probes wait for its name, connect when the
+# module comes, and wait again when it goes, in either load order.
+test_module_tracepoint() {
+	load probe-example markers=foo_bar || return 1
+	listed foo_bar 'format=""' sites=0 probes=1 owners=- || return 1
+	load trace-events-sample || return 1
+	tpline foo_bar "owner=trace_events_sample probes=1" || return 1
+	listed foo_bar sites=0 enabled=1 probes=1 owners=tracepoint || return 1
+	sleep 2
+	[ "$(count foo_bar)" -gt 0 ] || return 1
+	unload trace-events-sample || return 1
+	! grep -q "^foo_bar " "$TPS" || return 1
+	listed foo_bar 'format=""' probes=1 owners=- || return 1
+	unload probe-example || return 1
+	! grep -q "^foo_bar " "$LIST" || return 1
+	# Tracepoint first, probe last out: the marker stays bound until
+	# the tracepoint goes.
+	load trace-events-sample && load probe-example markers=foo_bar ||
+		return 1
+	tpline foo_bar "owner=trace_events_sample probes=1" || return 1
+	unload probe-example || return 1
+	listed foo_bar enabled=0 probes=0 owners=tracepoint || return 1
+	unload trace-events-sample || return 1
+	! grep -q "^foo_bar " "$LIST"
+}
+if [ ! -e "$TPS" ]; then
+	ktap_test_skip "no $TPS: kernel without CONFIG_MARKERS_TRACEPOINTS"
+elif ! load trace-events-sample; then
+	ktap_test_skip "no trace-events-sample.ko (CONFIG_SAMPLE_TRACE_EVENTS=m)"
+elif ! unload trace-events-sample; then
+	ktap_test_fail "trace-events-sample does not unload"
+else
+	ktap_test_result "module tracepoint foo_bar: probes follow its module" \
+		test_module_tracepoint
+fi
 
 ktap_finished

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints as marker names (see <linux/marker_tp.h>): read from
+ * <trace/define_trace.h> for every header of trace points it creates, as
+ * <trace/bpf_probe.h> is.  Each event class gets a tracepoint probe that
+ * packs its arguments into u64 slots and hands them to the marker
+ * registry; each tracepoint gets a struct marker_tp in section __marker_tp
+ * naming the tracepoint, that probe, its prototype and the slot types.
+ */
+
+#undef TRACE_SYSTEM_VAR
+
+#ifdef CONFIG_MARKERS_TRACEPOINTS
+
+#include "stages/stage6_event_callback.h"
+
+#undef __perf_count
+#define __perf_count(c)	c
+
+#undef __perf_task
+#define __perf_task(t)	t
+
+#include <linux/args.h>
+#include <linux/marker.h>
+#include <linux/marker_tp.h>
+
+/*
+ * A struct with one member per parameter of the prototype, each in an
+ * anonymous struct, so that the slot types can be computed at file scope
+ * from the parameters' types.  It is never instantiated.
+ */
+#define __MTP_M1(a)		struct { a; }
+#define __MTP_M2(a, ...)	struct { a; }; __MTP_M1(__VA_ARGS__)
+#define __MTP_M3(a, ...)	struct { a; }; __MTP_M2(__VA_ARGS__)
+#define __MTP_M4(a, ...)	struct { a; }; __MTP_M3(__VA_ARGS__)
+#define __MTP_M5(a, ...)	struct { a; }; __MTP_M4(__VA_ARGS__)
+#define __MTP_M6(a, ...)	struct { a; }; __MTP_M5(__VA_ARGS__)
+#define __MTP_M7(a, ...)	struct { a; }; __MTP_M6(__VA_ARGS__)
+#define __MTP_M8(a, ...)	struct { a; }; __MTP_M7(__VA_ARGS__)
+#define __MTP_M9(a, ...)	struct { a; }; __MTP_M8(__VA_ARGS__)
+#define __MTP_M10(a, ...)	struct { a; }; __MTP_M9(__VA_ARGS__)
+#define __MTP_M11(a, ...)	struct { a; }; __MTP_M10(__VA_ARGS__)
+#define __MTP_M12(a, ...)	struct { a; }; __MTP_M11(__VA_ARGS__)
+#define __MTP_MEMBERS(...)						\
+	CONCATENATE(__MTP_M, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
+
+/* Initializer of the slot types of the parameters the arguments name. */
+#define __MTP_T(s, a)		__marker_tp_type(*(typeof_member(s, a) *)NULL)
+#define __MTP_TYPES_1(s, a)						\
+	{								\
+		__MTP_T(s, a)						\
+	}
+#define __MTP_TYPES_2(s, a, b)						\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b)				\
+	}
+#define __MTP_TYPES_3(s, a, b, c)					\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c)		\
+	}
+#define __MTP_TYPES_4(s, a, b, c, d)					\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d)						\
+	}
+#define __MTP_TYPES_5(s, a, b, c, d, e)					\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e)				\
+	}
+#define __MTP_TYPES_6(s, a, b, c, d, e, f)				\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f)		\
+	}
+#define __MTP_TYPES_7(s, a, b, c, d, e, f, g)				\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f),		\
+		__MTP_T(s, g)						\
+	}
+#define __MTP_TYPES_8(s, a, b, c, d, e, f, g, h)			\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f),		\
+		__MTP_T(s, g), __MTP_T(s, h)				\
+	}
+#define __MTP_TYPES_9(s, a, b, c, d, e, f, g, h, i)			\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f),		\
+		__MTP_T(s, g), __MTP_T(s, h), __MTP_T(s, i)		\
+	}
+#define __MTP_TYPES_10(s, a, b, c, d, e, f, g, h, i, j)			\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f),		\
+		__MTP_T(s, g), __MTP_T(s, h), __MTP_T(s, i),		\
+		__MTP_T(s, j)						\
+	}
+#define __MTP_TYPES_11(s, a, b, c, d, e, f, g, h, i, j, k)		\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f),		\
+		__MTP_T(s, g), __MTP_T(s, h), __MTP_T(s, i),		\
+		__MTP_T(s, j), __MTP_T(s, k)				\
+	}
+#define __MTP_TYPES_12(s, a, b, c, d, e, f, g, h, i, j, k, l)		\
+	{								\
+		__MTP_T(s, a), __MTP_T(s, b), __MTP_T(s, c),		\
+		__MTP_T(s, d), __MTP_T(s, e), __MTP_T(s, f),		\
+		__MTP_T(s, g), __MTP_T(s, h), __MTP_T(s, i),		\
+		__MTP_T(s, j), __MTP_T(s, k), __MTP_T(s, l)		\
+	}
+#define __MTP_TYPES(s, ...)						\
+	CONCATENATE(__MTP_TYPES_, COUNT_ARGS(__VA_ARGS__))(s, __VA_ARGS__)
+
+#define __MTP_ARGV_1(a)							\
+	((const u64 []){						\
+		__marker_tp_slot(a)					\
+	})
+#define __MTP_ARGV_2(a, b)						\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b)		\
+	})
+#define __MTP_ARGV_3(a, b, c)						\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c)					\
+	})
+#define __MTP_ARGV_4(a, b, c, d)					\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d)		\
+	})
+#define __MTP_ARGV_5(a, b, c, d, e)					\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e)					\
+	})
+#define __MTP_ARGV_6(a, b, c, d, e, f)					\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f)		\
+	})
+#define __MTP_ARGV_7(a, b, c, d, e, f, g)				\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f),		\
+		__marker_tp_slot(g)					\
+	})
+#define __MTP_ARGV_8(a, b, c, d, e, f, g, h)				\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f),		\
+		__marker_tp_slot(g), __marker_tp_slot(h)		\
+	})
+#define __MTP_ARGV_9(a, b, c, d, e, f, g, h, i)				\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f),		\
+		__marker_tp_slot(g), __marker_tp_slot(h),		\
+		__marker_tp_slot(i)					\
+	})
+#define __MTP_ARGV_10(a, b, c, d, e, f, g, h, i, j)			\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f),		\
+		__marker_tp_slot(g), __marker_tp_slot(h),		\
+		__marker_tp_slot(i), __marker_tp_slot(j)		\
+	})
+#define __MTP_ARGV_11(a, b, c, d, e, f, g, h, i, j, k)			\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f),		\
+		__marker_tp_slot(g), __marker_tp_slot(h),		\
+		__marker_tp_slot(i), __marker_tp_slot(j),		\
+		__marker_tp_slot(k)					\
+	})
+#define __MTP_ARGV_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
+	((const u64 []){						\
+		__marker_tp_slot(a), __marker_tp_slot(b),		\
+		__marker_tp_slot(c), __marker_tp_slot(d),		\
+		__marker_tp_slot(e), __marker_tp_slot(f),		\
+		__marker_tp_slot(g), __marker_tp_slot(h),		\
+		__marker_tp_slot(i), __marker_tp_slot(j),		\
+		__marker_tp_slot(k), __marker_tp_slot(l)		\
+	})
+#define __MTP_ARGV(...)							\
+	CONCATENATE(__MTP_ARGV_, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
+
+/*
+ * Only the prototype and the arguments of a trace header's macros matter
+ * here; the rest (fields, assignment, print, writable size) is "...".
+ *
+ * Per class, the slot types (an event of the class may name its
+ * parameters otherwise) and the probe, which the tracepoint calls
+ * through the prototype it declares (checked below), with a struct
+ * marker as data.  A tracepoint with more than MARKER_MAX_ARGS arguments
+ * does not build, as for BPF raw tracepoints.
+ */
+#define __MARKER_TP_CLASS(call, proto, args)				\
+struct __mtp_args_##call { __MTP_MEMBERS(proto); };			\
+static const u8 __mtp_types_##call[] =					\
+	__MTP_TYPES(struct __mtp_args_##call, args);			\
+static notrace void __mtp_probe_##call(void *__data, proto)		\
+{									\
+	marker_tp_hit(__data, __MTP_ARGV(args));			\
+}
+
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, ...)			\
+	__MARKER_TP_CLASS(call, PARAMS(proto), PARAMS(args))
+
+#undef DECLARE_EVENT_SYSCALL_CLASS
+#define DECLARE_EVENT_SYSCALL_CLASS(call, proto, args, ...)		\
+	__MARKER_TP_CLASS(call, PARAMS(proto), PARAMS(args))
+
+#define __MARKER_TP_EVENT(template, call, proto, args)			\
+static const struct marker_tp __mtp_entry_##call __used __aligned(8)	\
+__section("__marker_tp") = {						\
+	.tp		= &__tracepoint_##call,				\
+	.probe		= (void *)__mtp_probe_##template,		\
+	.prototype	= __stringify(proto),				\
+	.types		= __mtp_types_##template,			\
+	.nr_args	= COUNT_ARGS(args),				\
+};									\
+static inline void __mtp_check_##call(void)				\
+{									\
+	check_trace_callback_type_##call(__mtp_probe_##template);	\
+}
+
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, call, proto, args)			\
+	__MARKER_TP_EVENT(template, call, PARAMS(proto), PARAMS(args))
+
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, name, proto, args, ...)		\
+	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))
+
+#undef DEFINE_EVENT_WRITABLE
+#define DEFINE_EVENT_WRITABLE(template, call, proto, args, ...)		\
+	DEFINE_EVENT(template, call, PARAMS(proto), PARAMS(args))
+
+#undef DECLARE_TRACE
+#define DECLARE_TRACE(call, proto, args)				\
+	static_assert(COUNT_ARGS(args) <= MARKER_MAX_ARGS);		\
+	__MARKER_TP_CLASS(call##_tp, PARAMS(proto), PARAMS(args))	\
+	__MARKER_TP_EVENT(call##_tp, call##_tp, PARAMS(proto), PARAMS(args))
+
+#undef DECLARE_TRACE_WRITABLE
+#define DECLARE_TRACE_WRITABLE(call, proto, args, ...)			\
+	DECLARE_TRACE(call, PARAMS(proto), PARAMS(args))
+
+#include TRACE_INCLUDE(TRACE_INCLUDE_FILE)
+
+#undef DECLARE_TRACE_WRITABLE
+#undef DEFINE_EVENT_WRITABLE
+#undef __MARKER_TP_EVENT
+#undef __MARKER_TP_CLASS
+
+#endif /* CONFIG_MARKERS_TRACEPOINTS */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KERNEL_MARKER_INTERNAL_H
+#define _KERNEL_MARKER_INTERNAL_H
+
+/* Between the marker registry (marker.c) and its tracepoint part. */
+
+#include <linux/marker.h>
+#include <linux/mutex.h>
+
+struct marker_tp;
+
+extern struct mutex markers_mutex;
+
+struct marker *marker_lookup(const char *name);
+void marker_drop_format(struct marker *m);
+void marker_put(struct marker *m);
+
+#ifdef CONFIG_MARKERS_TRACEPOINTS
+const struct marker_tp *marker_tp_find(const char *name);
+int marker_tp_bind(struct marker *m);
+int marker_tp_connect(struct marker *m);
+void marker_tp_disconnect(struct marker *m);
+#else
+static inline const struct marker_tp *marker_tp_find(const char *name)
+{
+	return NULL;
+}
+
+static inline int marker_tp_bind(struct marker *m)
+{
+	return 0;
+}
+
+static inline int marker_tp_connect(struct marker *m)
+{
+	return 0;
+}
+
+static inline void marker_tp_disconnect(struct marker *m)
+{
+}
+#endif
+
+#endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Markers: tracepoints connected by name.
+ *
+ * <trace/marker_tp.h> gives every tracepoint that CREATE_TRACE_POINTS
+ * defines a struct marker_tp: the tracepoint, a tracepoint probe of its
+ * prototype that packs its arguments into u64 slots, the prototype as
+ * text and the slot types.  A marker name that is a tracepoint's is bound
+ * to that entry (marker->tp) when a probe registers for it, or when the
+ * module defining the tracepoint comes while probes wait for the name.
+ * The marker's format is then the prototype.  While the marker has
+ * probes, the entry's probe is registered with the tracepoint, with the
+ * marker as its data, and calls what the marker's probe array names, as
+ * a MARK() site would.  A MARK() site never takes a tracepoint's name.
+ *
+ * Everything but the hit runs under markers_mutex.  A marker stays bound,
+ * and allocated, as long as its tracepoint exists, so a tracepoint probe
+ * still running with the marker as data after its unregistration never
+ * reads freed memory.  The markers of a module's tracepoints are unbound
+ * when it goes, after tracepoint_synchronize_unregister().
+ */
+
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/cleanup.h>
+#include <linux/debugfs.h>
+#include <linux/marker.h>
+#include <linux/marker_tp.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "marker_internal.h"
+
+/**
+ * struct marker_tp_mod - a loaded module that defines tracepoints
+ * @list: link in marker_tp_mods, under markers_mutex
+ * @mod: the module
+ */
+struct marker_tp_mod {
+	struct list_head list;
+	struct module *mod;
+};
+
+static LIST_HEAD(marker_tp_mods);
+
+/**
+ * marker_tp_hit - pass a tracepoint hit to the probes of its marker
+ * @data: the struct marker the tracepoint probe was registered with
+ * @args: the tracepoint's arguments as u64 slots
+ *
+ * Called by the tracepoint probes <trace/marker_tp.h> defines, in the
+ * tracepoint's context.  Reads the probe array as a MARK() site does.
+ */
+notrace void marker_tp_hit(void *data, const u64 *args)
+{
+	const struct marker *m = data;
+	const struct marker_funcs *f;
+
+	__marker_read_guard();
+	f = __marker_deref(m->funcs);
+	if (likely(f))
+		f->call(f->data, f->marker, args);
+}
+EXPORT_SYMBOL_GPL(marker_tp_hit);
+
+static const struct marker_tp *marker_tp_search(const struct marker_tp *e,
+						unsigned int nr,
+						const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(e[i].tp->name, name))
+			return &e[i];
+	return NULL;
+}
+
+/**
+ * marker_tp_find - the tracepoint named @name
+ * @name: a marker name
+ *
+ * Context: markers_mutex held.
+ * Return: the tracepoint's entry, or NULL if no loaded code defines one.
+ */
+const struct marker_tp *marker_tp_find(const char *name)
+{
+	const struct marker_tp *e;
+	struct marker_tp_mod *tm;
+
+	lockdep_assert_held(&markers_mutex);
+	e = marker_tp_search(__start___marker_tp,
+			     __stop___marker_tp - __start___marker_tp, name);
+	list_for_each_entry(tm, &marker_tp_mods, list) {
+		if (e)
+			break;
+		e = marker_tp_search(tm->mod->marker_tps,
+				     tm->mod->num_marker_tps, name);
+	}
+	return e;
+}
+
+static int marker_tp_attach(struct marker *m, const struct marker_tp *e)
+{
+	char *proto;
+
+	if (m->format) {
+		if (strcmp(m->format, e->prototype)) {
+			pr_err("probes for %s expect format \"%s\", the tracepoint has \"%s\"\n",
+			       m->name, m->format, e->prototype);
+			return -EILSEQ;
+		}
+	} else {
+		proto = kstrdup(e->prototype, GFP_KERNEL);
+		if (!proto)
+			return -ENOMEM;
+		memcpy(m->types, e->types, e->nr_args);
+		m->nr_args = e->nr_args;
+		m->format = proto;
+	}
+	m->tp = e;
+	return 0;
+}
+
+/**
+ * marker_tp_bind - bind a marker to the tracepoint of its name, if any
+ * @m: a marker a probe registers for
+ *
+ * A marker with sites is no tracepoint's.  A bound marker's format is
+ * the tracepoint's prototype.
+ *
+ * Context: markers_mutex held.
+ * Return: 0 if @m is bound or no tracepoint has its name; -EILSEQ if its
+ * probes expect another format; -ENOMEM.
+ */
+int marker_tp_bind(struct marker *m)
+{
+	const struct marker_tp *e = m->tp;
+
+	if (m->nr_sites)
+		return 0;
+	if (!e)
+		e = marker_tp_find(m->name);
+	return e ? marker_tp_attach(m, e) : 0;
+}
+
+/**
+ * marker_tp_connect - register a bound marker's probe with its tracepoint
+ * @m: a marker that gets its first probe
+ *
+ * Context: markers_mutex held.
+ * Return: 0, or the error of tracepoint_probe_register().
+ */
+int marker_tp_connect(struct marker *m)
+{
+	int ret;
+
+	if (!m->tp)
+		return 0;
+	ret = tracepoint_probe_register(m->tp->tp, m->tp->probe, m);
+	if (ret)
+		pr_err("cannot connect to tracepoint %s: %d\n", m->name, ret);
+	return ret;
+}
+
+/**
+ * marker_tp_disconnect - unregister a bound marker's probe
+ * @m: a marker that lost its last probe
+ *
+ * Context: markers_mutex held.
+ */
+void marker_tp_disconnect(struct marker *m)
+{
+	int ret;
+
+	if (!m->tp)
+		return;
+	ret = tracepoint_probe_unregister(m->tp->tp, m->tp->probe, m);
+	if (ret)
+		pr_err("cannot disconnect from tracepoint %s: %d\n", m->name,
+		       ret);
+}
+
+static struct marker_funcs *marker_tp_funcs(struct marker *m)
+{
+	return rcu_dereference_protected(m->funcs,
+					 lockdep_is_held(&markers_mutex));
+}
+
+#ifdef CONFIG_MODULES
+static struct marker_tp_mod *marker_tp_mod_find(struct module *mod)
+{
+	struct marker_tp_mod *tm;
+
+	list_for_each_entry(tm, &marker_tp_mods, list)
+		if (tm->mod == mod)
+			return tm;
+	return NULL;
+}
+
+/* Connect the probes waiting for the names of @mod's tracepoints. */
+static void marker_tp_module_coming(struct module *mod)
+{
+	struct marker_tp_mod *tm;
+	unsigned int i;
+
+	tm = kzalloc_obj(*tm);
+	if (!tm)
+		return;
+	tm->mod = mod;
+
+	guard(mutex)(&markers_mutex);
+	list_add_tail(&tm->list, &marker_tp_mods);
+	for (i = 0; i < mod->num_marker_tps; i++) {
+		const struct marker_tp *e = &mod->marker_tps[i];
+		struct marker *m = marker_lookup(e->tp->name);
+
+		if (!m || m->tp)
+			continue;
+		if (m->nr_sites) {
+			pr_err("tracepoint %s of %s has the name of a marker, not connectable by name\n",
+			       e->tp->name, module_name(mod));
+			continue;
+		}
+		if (marker_tp_attach(m, e))
+			continue;
+		if (marker_tp_funcs(m) && marker_tp_connect(m))
+			m->tp = NULL;
+	}
+}
+
+/*
+ * Disconnect the markers bound to @mod's tracepoints; their probes wait
+ * for the name again.  A marker nothing else holds is released once no
+ * tracepoint probe can still be running with it.
+ */
+static void marker_tp_module_going(struct module *mod)
+{
+	struct marker_tp_mod *tm;
+	bool connected = false;
+	struct marker *m;
+	unsigned int i;
+
+	guard(mutex)(&markers_mutex);
+	tm = marker_tp_mod_find(mod);
+	if (!tm)
+		return;
+	for (i = 0; i < mod->num_marker_tps; i++) {
+		m = marker_lookup(mod->marker_tps[i].tp->name);
+		if (m && m->tp == &mod->marker_tps[i] && marker_tp_funcs(m)) {
+			marker_tp_disconnect(m);
+			connected = true;
+		}
+	}
+	if (connected)
+		tracepoint_synchronize_unregister();
+	for (i = 0; i < mod->num_marker_tps; i++) {
+		m = marker_lookup(mod->marker_tps[i].tp->name);
+		if (!m || m->tp != &mod->marker_tps[i])
+			continue;
+		m->tp = NULL;
+		marker_drop_format(m);
+		marker_put(m);
+	}
+	list_del(&tm->list);
+	kfree(tm);
+}
+
+static int marker_tp_module_notify(struct notifier_block *nb,
+				   unsigned long action, void *data)
+{
+	struct module *mod = data;
+
+	if (!mod->num_marker_tps)
+		return NOTIFY_DONE;
+	switch (action) {
+	case MODULE_STATE_COMING:
+		marker_tp_module_coming(mod);
+		break;
+	case MODULE_STATE_GOING:
+		marker_tp_module_going(mod);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+/*
+ * Before the markers' own notifier (priority 0), so that a module's
+ * sites find its tracepoints' names taken; after jump_label's (1, but
+ * registered earlier), which the tracepoints' static keys need.
+ */
+static struct notifier_block marker_tp_module_nb = {
+	.notifier_call = marker_tp_module_notify,
+	.priority = 1,
+};
+
+static int __init marker_tp_module_init(void)
+{
+	return register_module_notifier(&marker_tp_module_nb);
+}
+core_initcall(marker_tp_module_init);
+#endif /* CONFIG_MODULES */
+
+#ifdef CONFIG_DEBUG_FS
+static void marker_tp_show_entries(struct seq_file *s,
+				   const struct marker_tp *e,
+				   unsigned int nr, const char *owner)
+{
+	struct marker_funcs *funcs;
+	struct marker *m;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		m = marker_lookup(e[i].tp->name);
+		funcs = m && m->tp == &e[i] ? marker_tp_funcs(m) : NULL;
+		seq_printf(s, "%s owner=%s probes=%u proto=\"%s\"\n",
+			   e[i].tp->name, owner, funcs ? funcs->nr : 0,
+			   e[i].prototype);
+	}
+}
+
+/* One line per tracepoint probes can connect to by name. */
+static int marker_tracepoints_show(struct seq_file *s, void *v)
+{
+	struct marker_tp_mod *tm;
+
+	guard(mutex)(&markers_mutex);
+	marker_tp_show_entries(s, __start___marker_tp,
+			       __stop___marker_tp - __start___marker_tp,
+			       "vmlinux");
+	list_for_each_entry(tm, &marker_tp_mods, list)
+		marker_tp_show_entries(s, tm->mod->marker_tps,
+				       tm->mod->num_marker_tps,
+				       module_name(tm->mod));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_tracepoints);
+
+/* After markers_debugfs_init(), an fs_initcall of an earlier object. */
+static int __init marker_tp_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_lookup("markers", NULL);
+
+	if (IS_ERR_OR_NULL(dir))
+		return 0;
+	debugfs_create_file("tracepoints", 0400, dir, NULL,
+			    &marker_tracepoints_fops);
+	dput(dir);
+	return 0;
+}
+fs_initcall(marker_tp_debugfs_init);
+#endif /* CONFIG_DEBUG_FS */
