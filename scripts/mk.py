@@ -42,7 +42,12 @@ LOGS = os.path.join(B, 'logs')
 KSFT = os.path.join(B, 'kselftest')
 JOBS = os.environ.get('JOBS') or str(os.cpu_count() or 2)
 KSFT_TARGETS = ['static_keys', 'markers', 'ftrace']
-CC = 'ccache gcc'
+# LLVM=-19 (or LLVM=1) in the environment builds with clang, as kbuild
+# reads it on every make run; EXTRA_CONFIG names more fragments (e.g.
+# configs/extra/kcfi.config): together they run the tests on a kCFI
+# kernel (README, "Build matrix").
+LLVM = os.environ.get('LLVM', '')
+CC = ('ccache clang' + LLVM if LLVM.startswith('-') else 'ccache clang') if LLVM else 'ccache gcc'
 # Paths under the parent of B are hashed relative to the object dir, so
 # build dirs side by side (B=build, B=build-x) share one ccache.
 os.environ.setdefault('CCACHE_BASEDIR', os.path.dirname(B))
@@ -322,6 +327,8 @@ def fragments(extra=()):
     names += [os.path.join(BASE.name, os.path.basename(f)) for f in
               sorted(glob.glob(os.path.join(ROOT, 'configs', BASE.name, '*.config')))]
     names += [e for e in extra if e not in names]
+    names += [os.path.relpath(os.path.abspath(e), os.path.join(ROOT, 'configs'))
+              for e in os.environ.get('EXTRA_CONFIG', '').split() if e]
     return [os.path.join(ROOT, 'configs', n) for n in names]
 
 
