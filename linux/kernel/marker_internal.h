@@ -12,6 +12,7 @@ struct marker_tp;
 extern struct mutex markers_mutex;
 
 struct marker *marker_lookup(const char *name);
+struct marker_funcs *marker_funcs_get(struct marker *m);
 void marker_drop_format(struct marker *m);
 void marker_put(struct marker *m);
 

@@ -184,12 +184,6 @@ void marker_tp_disconnect(struct marker *m)
 		       ret);
 }
 
-static struct marker_funcs *marker_tp_funcs(struct marker *m)
-{
-	return rcu_dereference_protected(m->funcs,
-					 lockdep_is_held(&markers_mutex));
-}
-
 #ifdef CONFIG_MODULES
 static struct marker_tp_mod *marker_tp_mod_find(struct module *mod)
 {
@@ -227,7 +221,7 @@ static void marker_tp_module_coming(struct module *mod)
 		}
 		if (marker_tp_attach(m, e))
 			continue;
-		if (marker_tp_funcs(m) && marker_tp_connect(m))
+		if (marker_funcs_get(m) && marker_tp_connect(m))
 			m->tp = NULL;
 	}
 }
@@ -250,7 +244,7 @@ static void marker_tp_module_going(struct module *mod)
 		return;
 	for (i = 0; i < mod->num_marker_tps; i++) {
 		m = marker_lookup(mod->marker_tps[i].tp->name);
-		if (m && m->tp == &mod->marker_tps[i] && marker_tp_funcs(m)) {
+		if (m && m->tp == &mod->marker_tps[i] && marker_funcs_get(m)) {
 			marker_tp_disconnect(m);
 			connected = true;
 		}
@@ -315,7 +309,7 @@ static void marker_tp_show_entries(struct seq_file *s,
 
 	for (i = 0; i < nr; i++) {
 		m = marker_lookup(e[i].tp->name);
-		funcs = m && m->tp == &e[i] ? marker_tp_funcs(m) : NULL;
+		funcs = m && m->tp == &e[i] ? marker_funcs_get(m) : NULL;
 		seq_printf(s, "%s owner=%s probes=%u proto=\"%s\"\n",
 			   e[i].tp->name, owner, funcs ? funcs->nr : 0,
 			   e[i].prototype);
