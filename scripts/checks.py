@@ -52,7 +52,7 @@ def base_repo(c):
         return repo
     shutil.rmtree(repo, ignore_errors=True)
     c.log(f'creating git repo of the base tree in {repo} (once)')
-    c.run(['rsync', '-a', '--exclude', '.git', base + '/', repo + '/'], quiet=True)
+    c.link_tree(base, repo)
     name, mail = identity(c)
     env_id = ['-c', f'user.name={name}', '-c', f'user.email={mail}']
     _git(c, repo, 'init', '-q')
@@ -76,7 +76,7 @@ def export_series(c):
         for f in cm.files:
             dst = os.path.join(repo, f)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy2(os.path.join(c.ROOT, 'linux', f), dst)
+            c.replace_file(os.path.join(c.ROOT, 'linux', f), dst)
         for p in cm.patches:
             # patch(1), as the build applies them: a patch shared by two
             # bases applies to the older one with offsets or fuzz, and
@@ -217,13 +217,12 @@ def _warn_check(res, c, name, flags, objs, pattern):
             for o in existing:
                 f = o[:-2] + '.c'
                 saved[f] = read(os.path.join(c.SRC, f))
-                shutil.copyfile(os.path.join(base, f), os.path.join(c.SRC, f))
+                c.replace_file(os.path.join(base, f), os.path.join(c.SRC, f))
             _, base_hits = _compile_warnings(c, name + ' base', flags, existing, pattern)
             old = {_norm(h) for h in base_hits}
         finally:
             for f, text in saved.items():
-                with open(os.path.join(c.SRC, f), 'w', encoding='utf-8') as fp:
-                    fp.write(text)
+                c.replace_file(None, os.path.join(c.SRC, f), text)
     new = [h for h in hits if _norm(h) not in old]
     label = f'check: {name} on {len(objs)} files, no new warnings'
     if rc or new:

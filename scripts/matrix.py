@@ -246,7 +246,7 @@ def new_warnings(mk, warns, make, obj):
         saved = {f: mk.read(os.path.join(mk.SRC, f)) for f in changed}
         try:
             for f in changed:
-                shutil.copyfile(os.path.join(base, f), os.path.join(mk.SRC, f))
+                mk.replace_file(os.path.join(base, f), os.path.join(mk.SRC, f))
                 os.unlink(os.path.join(obj, f[:-2] + '.o'))
             logf = os.path.join(obj, 'w1-base.log')
             mk.run(make + ['W=1'] + [f[:-2] + '.o' for f in changed], logfile=logf,
@@ -254,8 +254,7 @@ def new_warnings(mk, warns, make, obj):
             old = {checks_norm(w) for w in mk.read(logf).split('\n') if 'warning:' in w}
         finally:
             for f, text in saved.items():
-                with open(os.path.join(mk.SRC, f), 'w', encoding='utf-8') as fp:
-                    fp.write(text)
+                mk.replace_file(None, os.path.join(mk.SRC, f), text)
                 os.unlink(os.path.join(obj, f[:-2] + '.o'))
             mk.run(make + [f[:-2] + '.o' for f in changed],
                    logfile=os.path.join(obj, 'w1-restore.log'), check=False)

@@ -264,20 +264,48 @@ def sync_stage(stage, src, base):
         s, d = os.path.join(stage, rel), os.path.join(src, rel)
         if not os.path.exists(d) or not same_file(s, d):
             os.makedirs(os.path.dirname(d), exist_ok=True)
-            shutil.copyfile(s, d)
+            replace_file(s, d)
             changed += 1
         if os.stat(s).st_mode & 0o111 != os.stat(d).st_mode & 0o111:
             shutil.copymode(s, d)
     for rel in sorted(old - new):
         d, orig = os.path.join(src, rel), os.path.join(base, rel)
         if os.path.exists(orig):
-            shutil.copyfile(orig, d)
+            replace_file(orig, d)
         elif os.path.exists(d):
             os.unlink(d)
         changed += 1
     with open(listf, 'w', encoding='utf-8') as f:
         f.write('\n'.join(sorted(new)) + '\n')
     return changed
+
+
+def replace_file(s, d, text=None):
+    """Write d as a new inode (temp file + rename): build copies of the
+    base tree are hard links to it, and writing in place would change
+    the base tree too."""
+    tmp = d + '.mk-tmp'
+    if text is None:
+        shutil.copy2(s, tmp)
+    else:
+        with open(tmp, 'w', encoding='utf-8') as f:
+            f.write(text)
+    os.replace(tmp, d)
+
+
+def link_tree(base, dst):
+    """A build copy of the base tree that costs no disk: hard links
+    (every writer goes through replace_file() or patch(1), which
+    rename).  Falls back to a copy where links cannot be made."""
+    os.makedirs(dst, exist_ok=True)
+    r = subprocess.run(['cp', '-al', base + '/.', dst + '/'], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        log(f'hard links failed ({r.stderr.strip()[:200]}), copying')
+        run(['rsync', '-a', '--exclude', '.git', base + '/', dst + '/'])
+    git = os.path.join(dst, '.git')
+    if os.path.exists(git):
+        shutil.rmtree(git)
 
 
 def same_file(a, b):
@@ -287,8 +315,18 @@ def same_file(a, b):
         return fa.read() == fb.read()
 
 
+def check_disk(path, need_gib=3):
+    st = os.statvfs(path)
+    free = st.f_bavail * st.f_frsize / 2**30
+    if free < need_gib:
+        raise HarnessError(f'only {free:.1f} GiB free on the file system of {path}: a base '
+                           f'tree with its build needs about {need_gib} GiB more; free some '
+                           f'(make distclean removes the build dirs)')
+
+
 def step_tree():
     os.makedirs(B, exist_ok=True)
+    check_disk(B)
     base = base_tree()
     version = kernel_version(base)
     log(f'base tree: Linux {version} (BASE={BASE.name}, {base})')
@@ -304,7 +342,7 @@ def step_tree():
         for f in ('applied.list',):
             if os.path.exists(os.path.join(B, f)):
                 os.unlink(os.path.join(B, f))
-        run(['rsync', '-a', '--exclude', '.git', base + '/', SRC + '/'])
+        link_tree(base, SRC)
         with open(stamp, 'w', encoding='utf-8') as f:
             f.write(want)
     commits = load_series()

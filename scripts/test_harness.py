@@ -167,6 +167,27 @@ class SeriesTest(unittest.TestCase):
                          ['patches/6.12/03-c.patch is in no commit of the series'])
 
 
+class LinkTreeTest(unittest.TestCase):
+    """Build copies are hard links to the base tree: writing a file of the
+    copy, or restoring one, must leave the base tree's file as it was."""
+
+    def test_base_untouched(self):
+        with tempfile.TemporaryDirectory() as d:
+            base, src = os.path.join(d, 'base'), os.path.join(d, 'src')
+            os.makedirs(os.path.join(base, 'kernel'))
+            f = os.path.join('kernel', 'a.c')
+            with open(os.path.join(base, f), 'w', encoding='utf-8') as fp:
+                fp.write('base\n')
+            mk.link_tree(base, src)
+            self.assertEqual(os.stat(os.path.join(src, f)).st_ino,
+                             os.stat(os.path.join(base, f)).st_ino)
+            mk.replace_file(None, os.path.join(src, f), 'series\n')
+            self.assertEqual(mk.read(os.path.join(base, f)), 'base\n')
+            self.assertEqual(mk.read(os.path.join(src, f)), 'series\n')
+            mk.replace_file(os.path.join(base, f), os.path.join(src, f))
+            self.assertEqual(mk.read(os.path.join(src, f)), 'base\n')
+
+
 class BasesTest(unittest.TestCase):
     B = bases.Base('7.3', 'linux-source-7.3', '7.3.4-1~bpo13+1', 'aa', 'debian',
                    'trixie-backports', '')
