@@ -845,7 +845,8 @@ def ctx():
                                  CC=CC, run=run, log=log, output=output,
                                  load_series=load_series, base_tree=base_tree,
                                  kernel_version=kernel_version, HarnessError=HarnessError,
-                                 step_config=step_config, patch_files=patch_files)
+                                 step_config=step_config, patch_files=patch_files,
+                                 link_tree=link_tree, replace_file=replace_file)
 
 
 def job_check():

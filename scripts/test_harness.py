@@ -188,6 +188,17 @@ class LinkTreeTest(unittest.TestCase):
             self.assertEqual(mk.read(os.path.join(src, f)), 'base\n')
 
 
+class ContextTest(unittest.TestCase):
+    """checks.py reaches mk through ctx(): every name it uses must be there."""
+
+    def test_ctx_has_what_checks_uses(self):
+        import re
+        with open(os.path.join(os.path.dirname(__file__), 'checks.py'), encoding='utf-8') as f:
+            used = set(re.findall(r'\bc\.([A-Za-z_]\w*)', f.read()))
+        c = mk.ctx()
+        self.assertEqual(sorted(n for n in used if not hasattr(c, n)), [])
+
+
 class BasesTest(unittest.TestCase):
     B = bases.Base('7.3', 'linux-source-7.3', '7.3.4-1~bpo13+1', 'aa', 'debian',
                    'trixie-backports', '')
