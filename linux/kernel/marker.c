@@ -4,14 +4,8 @@
  *
  * markers_mutex guards the list of markers, each marker's sites, format,
  * probe array updates and key state, and the notifier chain.  It is taken
- * by the exported registration functions, the module notifier and the
- * debugfs listing; static key updates nest inside it (they take
+ * by the exported registration functions; static key updates nest inside it (they take
  * cpus_read_lock() and jump_label_mutex).
- *
- * A struct marker_batch is owned by its caller and holds no lock between
- * its calls: registrations made with it link the markers whose sites are
- * to be switched into it (under markers_mutex), and marker_batch_apply()
- * switches them to their state at that time in one static key batch.
  *
  * Readers are the marker sites and the probe iterator.  They run in a
  * marker_srcu read-side section (SRCU-fast, as tracepoints use) and rely
@@ -28,13 +22,11 @@
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/cleanup.h>
-#include <linux/debugfs.h>
 #include <linux/jump_label_txn.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/string.h>
@@ -108,7 +100,6 @@ static struct marker *marker_alloc(const char *name)
 	memcpy(p, name, len);
 	m->name = p;
 	INIT_LIST_HEAD(&m->sites);
-	INIT_LIST_HEAD(&m->batch_node);
 	list_add_tail(&m->list, &markers_list);
 	return m;
 }
@@ -160,7 +151,7 @@ static void marker_drop_format(struct marker *m)
 
 static void marker_put(struct marker *m)
 {
-	if (m->nr_sites || marker_funcs_get(m) || m->batch)
+	if (m->nr_sites || marker_funcs_get(m))
 		return;
 	list_del(&m->list);
 	kfree(m->format);
@@ -202,26 +193,13 @@ static void marker_queue(struct static_key_batch *batch, struct marker *m,
 	m->live_enabled = enable;
 }
 
-/*
- * Make @enable the state of the sites of @m: when @batch is applied, or
- * at once, in one static key batch, without @batch or when another
- * marker batch holds @m.  A batch switches a marker to its state at
- * apply time, so another batch holding @m later finds nothing to do.
- */
-static void marker_switch(struct marker *m, bool enable,
-			  struct marker_batch *batch)
+/* Make @enable the state of the sites of @m, in one static key batch. */
+static void marker_switch(struct marker *m, bool enable)
 {
-	if (batch && (!m->batch || m->batch == batch)) {
-		if (!m->batch) {
-			m->batch = batch;
-			list_add_tail(&m->batch_node, &batch->markers);
-		}
-	} else {
-		DEFINE_STATIC_KEY_BATCH(keys);
+	DEFINE_STATIC_KEY_BATCH(keys);
 
-		marker_queue(&keys, m, enable);
-		static_key_batch_apply(&keys);
-	}
+	marker_queue(&keys, m, enable);
+	static_key_batch_apply(&keys);
 }
 
 /*
@@ -232,15 +210,14 @@ static void marker_switch(struct marker *m, bool enable,
  * no ordering against the publication, and a removed probe's last calls
  * end before its array is freed (marker_free_funcs()).
  */
-static void marker_update(struct marker *m, struct marker_funcs *new,
-			  struct marker_batch *batch)
+static void marker_update(struct marker *m, struct marker_funcs *new)
 {
 	struct marker_site *site;
 
 	rcu_assign_pointer(m->funcs, new);
 	list_for_each_entry(site, &m->sites, node)
 		rcu_assign_pointer(site->funcs, new);
-	marker_switch(m, new, batch);
+	marker_switch(m, new);
 }
 
 static struct marker_funcs *marker_funcs_alloc(struct marker *m,
@@ -268,9 +245,8 @@ static void marker_funcs_set_call(struct marker_funcs *funcs)
 	}
 }
 
-static int marker_probe_add(struct marker_batch *batch, const char *name,
-			    const char *format, marker_probe_fn probe,
-			    void *data)
+static int marker_probe_add(const char *name, const char *format,
+			    marker_probe_fn probe, void *data)
 {
 	struct marker_funcs *old, *new;
 	struct marker *m;
@@ -313,7 +289,7 @@ static int marker_probe_add(struct marker_batch *batch, const char *name,
 	new->f[nr].data = data;
 	new->f[nr].has_format = format;
 	marker_funcs_set_call(new);
-	marker_update(m, new, batch);
+	marker_update(m, new);
 	if (old)
 		marker_free_funcs(old);
 	return 0;
@@ -325,8 +301,8 @@ out_put:
 	return ret;
 }
 
-static int marker_probe_remove(struct marker_batch *batch, const char *name,
-			       marker_probe_fn probe, void *data)
+static int marker_probe_remove(const char *name, marker_probe_fn probe,
+			       void *data)
 {
 	struct marker_funcs *old, *new = NULL;
 	unsigned int i, j;
@@ -350,7 +326,7 @@ static int marker_probe_remove(struct marker_batch *batch, const char *name,
 				new->f[j++] = old->f[i];
 		marker_funcs_set_call(new);
 	}
-	marker_update(m, new, batch);
+	marker_update(m, new);
 	marker_free_funcs(old);
 	marker_drop_format(m);
 	marker_put(m);
@@ -377,37 +353,14 @@ static int marker_probe_remove(struct marker_batch *batch, const char *name,
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_fn probe, void *data)
 {
-	return marker_probe_register_batch(NULL, name, format, probe, data);
-}
-EXPORT_SYMBOL_GPL(marker_probe_register);
-
-/**
- * marker_probe_register_batch - connect a probe, switching sites with others
- * @batch: the batch that is to switch the sites, or NULL to switch them now
- * @name: marker name
- * @format: format the probe expects, or NULL for any
- * @probe: the probe
- * @data: passed to each call of the probe
- *
- * As marker_probe_register(), except that a marker that gets its first
- * probe has its sites switched on by marker_batch_apply(@batch): until
- * then they stay off and the probe is not called.  A marker that had
- * probes calls the new one at once.
- *
- * Context: Process context; takes markers_mutex, may sleep.
- * Return: as marker_probe_register().
- */
-int marker_probe_register_batch(struct marker_batch *batch, const char *name,
-				const char *format, marker_probe_fn probe,
-				void *data)
-{
 	if (!name || !probe)
 		return -EINVAL;
 	if (format && marker_parse_format(format, NULL, MARKER_MAX_ARGS) < 0)
 		return -EINVAL;
 	guard(mutex)(&markers_mutex);
-	return marker_probe_add(batch, name, format, probe, data);
+	return marker_probe_add(name, format, probe, data);
 }
+EXPORT_SYMBOL_GPL(marker_probe_register);
 
 /**
  * marker_probe_unregister - disconnect a probe from the marker @name
@@ -425,63 +378,13 @@ int marker_probe_register_batch(struct marker_batch *batch, const char *name,
 int marker_probe_unregister(const char *name, marker_probe_fn probe,
 			    void *data)
 {
-	return marker_probe_unregister_batch(NULL, name, probe, data);
-}
-EXPORT_SYMBOL_GPL(marker_probe_unregister);
-
-/**
- * marker_probe_unregister_batch - disconnect a probe, switching sites with others
- * @batch: the batch that is to switch the sites, or NULL to switch them now
- * @name: marker name
- * @probe: the probe given at registration
- * @data: the data given at registration
- *
- * As marker_probe_unregister(): the probe is no longer called for new
- * hits on return.  A marker that loses its last probe has its sites
- * switched off by marker_batch_apply(@batch); until then they call
- * nothing.
- *
- * Context: Process context; takes markers_mutex, may sleep.
- * Return: as marker_probe_unregister().
- */
-int marker_probe_unregister_batch(struct marker_batch *batch,
-				  const char *name, marker_probe_fn probe,
-				  void *data)
-{
 	if (!name || !probe)
 		return -ENOENT;
 
 	guard(mutex)(&markers_mutex);
-	return marker_probe_remove(batch, name, probe, data);
+	return marker_probe_remove(name, probe, data);
 }
-
-/**
- * marker_batch_apply - switch the sites of the markers of a batch
- * @batch: a batch given to registrations, left empty and reusable
- *
- * Switches the sites of every marker registrations made with @batch
- * changed to the marker's state now, all in one static key batch (one
- * text_poke batch sequence while the sites fit one vector).  Every
- * batch given to a registration must be applied: until then its markers
- * are kept, even without sites or probes.  Applying an empty batch
- * patches nothing.
- *
- * Context: Process context; takes markers_mutex, may sleep.
- */
-void marker_batch_apply(struct marker_batch *batch)
-{
-	DEFINE_STATIC_KEY_BATCH(keys);
-	struct marker *m, *tmp;
-
-	guard(mutex)(&markers_mutex);
-	list_for_each_entry_safe(m, tmp, &batch->markers, batch_node) {
-		list_del_init(&m->batch_node);
-		m->batch = NULL;
-		marker_queue(&keys, m, marker_funcs_get(m));
-		marker_put(m);
-	}
-	static_key_batch_apply(&keys);
-}
+EXPORT_SYMBOL_GPL(marker_probe_unregister);
 
 /**
  * marker_synchronize_unregister - wait for probe calls in flight
@@ -669,92 +572,9 @@ void marker_sites_remove(struct marker_site *start, struct marker_site *stop)
 		marker_site_remove(site);
 }
 
-#ifdef CONFIG_MODULES
-static int marker_module_notify(struct notifier_block *nb,
-				unsigned long action, void *data)
-{
-	struct module *mod = data;
-
-	if (!mod->num_markers)
-		return NOTIFY_DONE;
-	switch (action) {
-	case MODULE_STATE_COMING:
-		marker_sites_add(mod->markers, mod->markers + mod->num_markers);
-		break;
-	case MODULE_STATE_GOING:
-		marker_sites_remove(mod->markers,
-				    mod->markers + mod->num_markers);
-		break;
-	}
-	return NOTIFY_OK;
-}
-
-static struct notifier_block marker_module_nb = {
-	.notifier_call = marker_module_notify,
-	.priority = 0,
-};
-#endif
-
-#ifdef CONFIG_DEBUG_FS
-static void *markers_seq_start(struct seq_file *s, loff_t *pos)
-{
-	mutex_lock(&markers_mutex);
-	return seq_list_start(&markers_list, *pos);
-}
-
-static void *markers_seq_next(struct seq_file *s, void *v, loff_t *pos)
-{
-	return seq_list_next(v, &markers_list, pos);
-}
-
-static void markers_seq_stop(struct seq_file *s, void *v)
-{
-	mutex_unlock(&markers_mutex);
-}
-
-static int markers_seq_show(struct seq_file *s, void *v)
-{
-	struct marker *m = list_entry(v, struct marker, list);
-	struct marker_funcs *funcs = marker_funcs_get(m);
-	struct marker_site *site;
-	const char *sep = "";
-
-	seq_printf(s, "%s format=\"%s\" sites=%u enabled=%d probes=%u owners=",
-		   m->name, m->format ?: "", m->nr_sites, !!funcs,
-		   funcs ? funcs->nr : 0);
-	list_for_each_entry(site, &m->sites, node) {
-		seq_printf(s, "%s%s", sep, marker_site_owner(site));
-		sep = ",";
-	}
-	seq_puts(s, *sep ? "\n" : "-\n");
-	return 0;
-}
-
-static const struct seq_operations markers_sops = {
-	.start	= markers_seq_start,
-	.next	= markers_seq_next,
-	.stop	= markers_seq_stop,
-	.show	= markers_seq_show,
-};
-DEFINE_SEQ_ATTRIBUTE(markers);
-
-/* debugfs is set up at core_initcall too, in a later object. */
-static int __init markers_debugfs_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("markers", NULL);
-
-	debugfs_create_file("list", 0400, dir, NULL, &markers_fops);
-	return 0;
-}
-fs_initcall(markers_debugfs_init);
-#endif
-
 static int __init markers_init(void)
 {
 	marker_sites_add(__start___markers, __stop___markers);
-#ifdef CONFIG_MODULES
-	register_module_notifier(&marker_module_nb);
-#endif
 	return 0;
 }
 core_initcall(markers_init);

@@ -148,10 +148,7 @@ struct marker_funcs {
  * @nr_sites: connected sites
  * @list: link in the registry, under markers_mutex
  * @sites: connected sites, under markers_mutex
- * @live_enabled: the sites' keys are on now (differs from @funcs != NULL
- *	only while the marker is in a batch)
- * @batch: the marker batch that is to switch its sites, or NULL
- * @batch_node: link in @batch
+ * @live_enabled: the sites' keys are on now
  * @rcu: frees the marker after a marker_srcu grace period
  *
  * Readers outside kernel/marker.c hold the registry lock through
@@ -168,8 +165,6 @@ struct marker {
 	struct list_head list;
 	struct list_head sites;
 	bool live_enabled;
-	struct marker_batch *batch;
-	struct list_head batch_node;
 	struct rcu_head rcu;
 };
 
@@ -195,23 +190,6 @@ struct marker_site {
 	struct list_head node;
 } __aligned(8);
 
-/**
- * struct marker_batch - site switches of several registrations, made at once
- * @markers: the markers whose sites the batch is to switch
- *
- * The caller owns the batch, on its stack or allocated.  Registrations
- * made with it publish their probe arrays at once and leave the static
- * keys to marker_batch_apply(), which switches the sites of all its
- * markers in one static key batch.  No lock is held in between.
- */
-struct marker_batch {
-	struct list_head markers;
-};
-
-#define MARKER_BATCH_INIT(name)	{ .markers = LIST_HEAD_INIT((name).markers) }
-#define DEFINE_MARKER_BATCH(name)					\
-	struct marker_batch name = MARKER_BATCH_INIT(name)
-
 /* Notifier events, with the struct marker as data. */
 enum marker_event {
 	MARKER_ADD,	/* a marker got its first site */
@@ -224,13 +202,6 @@ int marker_probe_register(const char *name, const char *format,
 			  marker_probe_fn probe, void *data);
 int marker_probe_unregister(const char *name, marker_probe_fn probe,
 			    void *data);
-int marker_probe_register_batch(struct marker_batch *batch, const char *name,
-				const char *format, marker_probe_fn probe,
-				void *data);
-int marker_probe_unregister_batch(struct marker_batch *batch,
-				  const char *name, marker_probe_fn probe,
-				  void *data);
-void marker_batch_apply(struct marker_batch *batch);
 void marker_synchronize_unregister(void);
 int marker_for_each(int (*cb)(const struct marker *m, void *priv),
 		    void *priv);
@@ -439,27 +410,6 @@ static inline int marker_probe_unregister(const char *name,
 }
 
 static inline void marker_synchronize_unregister(void)
-{
-}
-
-static inline int marker_probe_register_batch(struct marker_batch *batch,
-					      const char *name,
-					      const char *format,
-					      marker_probe_fn probe,
-					      void *data)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int marker_probe_unregister_batch(struct marker_batch *batch,
-						const char *name,
-						marker_probe_fn probe,
-						void *data)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline void marker_batch_apply(struct marker_batch *batch)
 {
 }
 
