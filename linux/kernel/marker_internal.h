@@ -8,6 +8,7 @@
 #include <linux/mutex.h>
 
 struct marker_tp;
+struct module;
 
 extern struct mutex markers_mutex;
 
@@ -21,6 +22,11 @@ const struct marker_tp *marker_tp_find(const char *name);
 int marker_tp_bind(struct marker *m);
 int marker_tp_connect(struct marker *m);
 void marker_tp_disconnect(struct marker *m);
+#if IS_ENABLED(CONFIG_KUNIT) && defined(CONFIG_MODULES)
+/* The module notifier's halves, for the KUnit test's module stand-in. */
+int marker_tp_module_coming(struct module *mod);
+void marker_tp_module_going(struct module *mod);
+#endif
 #else
 static inline const struct marker_tp *marker_tp_find(const char *name)
 {

@@ -22,6 +22,7 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/cleanup.h>
 #include <linux/debugfs.h>
 #include <linux/marker.h>
@@ -94,35 +95,56 @@ const struct marker_tp *marker_tp_find(const char *name)
 	lockdep_assert_held(&markers_mutex);
 	e = marker_tp_search(__start___marker_tp,
 			     __stop___marker_tp - __start___marker_tp, name);
+	if (e)
+		return e;
 	list_for_each_entry(tm, &marker_tp_mods, list) {
-		if (e)
-			break;
 		e = marker_tp_search(tm->mod->marker_tps,
 				     tm->mod->num_marker_tps, name);
+		if (e)
+			return e;
 	}
-	return e;
+	return NULL;
 }
 
 static int marker_tp_attach(struct marker *m, const struct marker_tp *e)
 {
 	char *proto;
 
-	if (m->format) {
-		if (strcmp(m->format, e->prototype)) {
-			pr_err("probes for %s expect format \"%s\", the tracepoint has \"%s\"\n",
-			       m->name, m->format, e->prototype);
-			return -EILSEQ;
-		}
-	} else {
+	if (m->format && strcmp(m->format, e->prototype)) {
+		pr_err("probes for %s expect format \"%s\", the tracepoint has \"%s\"\n",
+		       m->name, m->format, e->prototype);
+		return -EILSEQ;
+	}
+	if (!m->format) {
 		proto = kstrdup(e->prototype, GFP_KERNEL);
 		if (!proto)
 			return -ENOMEM;
-		memcpy(m->types, e->types, e->nr_args);
-		m->nr_args = e->nr_args;
 		m->format = proto;
 	}
+	/*
+	 * Also when a probe asked for the prototype as its format before the
+	 * tracepoint came: parsed as a format, it converts nothing.
+	 */
+	memcpy(m->types, e->types, e->nr_args);
+	m->nr_args = e->nr_args;
 	m->tp = e;
 	return 0;
+}
+
+/*
+ * Undo marker_tp_attach() for a marker no longer connected: its probes
+ * wait for the name again, with the format they asked for, if any.
+ */
+static void marker_tp_unbind(struct marker *m)
+{
+	int nr;
+
+	m->tp = NULL;
+	marker_drop_format(m);
+	if (m->format) {
+		nr = marker_parse_format(m->format, m->types, MARKER_MAX_ARGS);
+		m->nr_args = max(nr, 0);
+	}
 }
 
 /**
@@ -149,7 +171,11 @@ int marker_tp_bind(struct marker *m)
 
 /**
  * marker_tp_connect - register a bound marker's probe with its tracepoint
- * @m: a marker that gets its first probe
+ * @m: a marker that gets a probe
+ *
+ * Does nothing if @m is bound to no tracepoint or is connected already:
+ * a marker bound while probes waited for its name connects with the next
+ * probe, as a marker getting its first one does.
  *
  * Context: markers_mutex held.
  * Return: 0, or the error of tracepoint_probe_register().
@@ -158,17 +184,20 @@ int marker_tp_connect(struct marker *m)
 {
 	int ret;
 
-	if (!m->tp)
+	if (!m->tp || m->tp_connected)
 		return 0;
 	ret = tracepoint_probe_register(m->tp->tp, m->tp->probe, m);
-	if (ret)
+	if (ret) {
 		pr_err("cannot connect to tracepoint %s: %d\n", m->name, ret);
-	return ret;
+		return ret;
+	}
+	m->tp_connected = true;
+	return 0;
 }
 
 /**
- * marker_tp_disconnect - unregister a bound marker's probe
- * @m: a marker that lost its last probe
+ * marker_tp_disconnect - unregister a connected marker's probe
+ * @m: a marker that lost its last probe, or whose tracepoint goes
  *
  * Context: markers_mutex held.
  */
@@ -176,12 +205,13 @@ void marker_tp_disconnect(struct marker *m)
 {
 	int ret;
 
-	if (!m->tp)
+	if (!m->tp_connected)
 		return;
 	ret = tracepoint_probe_unregister(m->tp->tp, m->tp->probe, m);
 	if (ret)
 		pr_err("cannot disconnect from tracepoint %s: %d\n", m->name,
 		       ret);
+	m->tp_connected = false;
 }
 
 #ifdef CONFIG_MODULES
@@ -196,14 +226,17 @@ static struct marker_tp_mod *marker_tp_mod_find(struct module *mod)
 }
 
 /* Connect the probes waiting for the names of @mod's tracepoints. */
-static void marker_tp_module_coming(struct module *mod)
+VISIBLE_IF_KUNIT int marker_tp_module_coming(struct module *mod)
 {
 	struct marker_tp_mod *tm;
 	unsigned int i;
 
+	/* As tracepoint_module_coming(): such tracepoints are never used. */
+	if (trace_module_has_bad_taint(mod))
+		return 0;
 	tm = kzalloc_obj(*tm);
 	if (!tm)
-		return;
+		return -ENOMEM;
 	tm->mod = mod;
 
 	guard(mutex)(&markers_mutex);
@@ -222,16 +255,19 @@ static void marker_tp_module_coming(struct module *mod)
 		if (marker_tp_attach(m, e))
 			continue;
 		if (marker_funcs_get(m) && marker_tp_connect(m))
-			m->tp = NULL;
+			marker_tp_unbind(m);
 	}
+	return 0;
 }
 
 /*
  * Disconnect the markers bound to @mod's tracepoints; their probes wait
  * for the name again.  A marker nothing else holds is released once no
- * tracepoint probe can still be running with it.
+ * tracepoint probe can still be running with it.  markers_mutex stays
+ * held across that wait, so no probe can bind to a tracepoint of @mod
+ * meanwhile; it is only waited for when one of them had probes.
  */
-static void marker_tp_module_going(struct module *mod)
+VISIBLE_IF_KUNIT void marker_tp_module_going(struct module *mod)
 {
 	struct marker_tp_mod *tm;
 	bool connected = false;
@@ -244,7 +280,7 @@ static void marker_tp_module_going(struct module *mod)
 		return;
 	for (i = 0; i < mod->num_marker_tps; i++) {
 		m = marker_lookup(mod->marker_tps[i].tp->name);
-		if (m && m->tp == &mod->marker_tps[i] && marker_funcs_get(m)) {
+		if (m && m->tp == &mod->marker_tps[i] && m->tp_connected) {
 			marker_tp_disconnect(m);
 			connected = true;
 		}
@@ -255,8 +291,7 @@ static void marker_tp_module_going(struct module *mod)
 		m = marker_lookup(mod->marker_tps[i].tp->name);
 		if (!m || m->tp != &mod->marker_tps[i])
 			continue;
-		m->tp = NULL;
-		marker_drop_format(m);
+		marker_tp_unbind(m);
 		marker_put(m);
 	}
 	list_del(&tm->list);
@@ -272,8 +307,7 @@ static int marker_tp_module_notify(struct notifier_block *nb,
 		return NOTIFY_DONE;
 	switch (action) {
 	case MODULE_STATE_COMING:
-		marker_tp_module_coming(mod);
-		break;
+		return notifier_from_errno(marker_tp_module_coming(mod));
 	case MODULE_STATE_GOING:
 		marker_tp_module_going(mod);
 		break;
@@ -284,7 +318,10 @@ static int marker_tp_module_notify(struct notifier_block *nb,
 /*
  * Before the markers' own notifier (priority 0), so that a module's
  * sites find its tracepoints' names taken; after jump_label's (1, but
- * registered earlier), which the tracepoints' static keys need.
+ * registered earlier), which the tracepoints' static keys need.  Also
+ * before static_call's (0): a tracepoint's static_call retargeted here
+ * has its call sites patched from the key's target when static_call
+ * initializes the module's sites.
  */
 static struct notifier_block marker_tp_module_nb = {
 	.notifier_call = marker_tp_module_notify,

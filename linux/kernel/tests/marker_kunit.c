@@ -23,6 +23,25 @@
 #include <linux/string.h>
 
 #include "jump_label_txn_kunit.h"
+#include "../marker_internal.h"
+
+#if defined(CONFIG_MARKERS_TRACEPOINTS) && defined(CONFIG_MODULES)
+#include <linux/marker_tp.h>
+#include <linux/module.h>
+#include <linux/tracepoint.h>
+
+/*
+ * A tracepoint no entry of vmlinux describes (it is not defined through
+ * <trace/define_trace.h>): probes for its name wait until the module
+ * stand-in of marker_tracepoint_module_test() brings its entry.
+ */
+DECLARE_TRACE(marker_kunit_lone, TP_PROTO(int a), TP_ARGS(a));
+DEFINE_TRACE(marker_kunit_lone_tp, TP_PROTO(int a), TP_ARGS(a));
+#define MK_LONE			"marker_kunit_lone_tp"
+#define mk_lone_enabled()	trace_marker_kunit_lone_tp_enabled()
+#define mk_lone_hit(a)		trace_marker_kunit_lone_tp(a)
+#define mk_lone_tp		__tracepoint_marker_kunit_lone_tp
+#endif
 
 #define CREATE_TRACE_POINTS
 #include "marker_kunit_trace.h"
@@ -476,6 +495,102 @@ static void marker_tracepoint_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.hits, 2);
 	KUNIT_EXPECT_EQ(test, d2.hits, 1);
 }
+
+#if defined(CONFIG_MARKERS_TRACEPOINTS) && defined(CONFIG_MODULES)
+/* What <trace/marker_tp.h> would give the lone tracepoint. */
+static void mk_lone_probe(void *data, int a)
+{
+	const u64 slots[] = { (u64)(s64)a };
+
+	marker_tp_hit(data, slots);
+}
+
+static const u8 mk_lone_types[] = { MARKER_ARG_S32 };
+
+static const struct marker_tp mk_lone_entry = {
+	.tp		= &mk_lone_tp,
+	.probe		= mk_lone_probe,
+	.prototype	= "int a",
+	.types		= mk_lone_types,
+	.nr_args	= ARRAY_SIZE(mk_lone_types),
+};
+
+/*
+ * Probes waiting for a module's tracepoint: the module comes (the first
+ * half of the module notifier, with a stand-in module) and goes.
+ */
+static void marker_tracepoint_module_test(struct kunit *test)
+{
+	struct mk_slots a = {}, b = {}, c = {}, p = {};
+	const struct marker *m;
+	struct module *mod;
+
+	check_trace_callback_type_marker_kunit_lone_tp(mk_lone_probe);
+	mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	strscpy(mod->name, "marker_kunit_standin", sizeof(mod->name));
+	mod->marker_tps = &mk_lone_entry;
+	mod->num_marker_tps = 1;
+
+	/*
+	 * Bound while probes wait: the next probe connects the tracepoint.
+	 * A waits with any format, B with a printf format the tracepoint
+	 * refuses when it comes; C registers once B is gone.
+	 */
+	KUNIT_ASSERT_EQ(test, marker_probe_register(MK_LONE, NULL, mk_slots_fn,
+						    &a), 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(MK_LONE, "%d", mk_slots_fn,
+						    &b), 0);
+	KUNIT_ASSERT_EQ(test, marker_tp_module_coming(mod), 0);
+	KUNIT_EXPECT_FALSE(test, mk_lone_enabled());
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister(MK_LONE, mk_slots_fn,
+						      &b), 0);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(MK_LONE, NULL, mk_slots_fn,
+						    &c), 0);
+	KUNIT_EXPECT_TRUE(test, mk_lone_enabled());
+	mk_lone_hit(-7);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+	KUNIT_EXPECT_EQ(test, c.hits, 1);
+	KUNIT_EXPECT_EQ(test, c.nr, 1);
+	KUNIT_EXPECT_EQ(test, c.slot[0], (u64)-7);
+	KUNIT_EXPECT_EQ(test, b.hits, 0);
+	/* The last probe disconnects what the first connected. */
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(MK_LONE, mk_slots_fn,
+						      &a), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(MK_LONE, mk_slots_fn,
+						      &c), 0);
+	KUNIT_EXPECT_FALSE(test, mk_lone_enabled());
+	marker_tp_module_going(mod);
+	KUNIT_EXPECT_NULL(test, mk_find(MK_LONE));
+
+	/*
+	 * A probe asking for the prototype before the tracepoint comes gets
+	 * the tracepoint's slots once it does, and none once it goes.
+	 */
+	KUNIT_ASSERT_EQ(test, marker_probe_register(MK_LONE, "int a",
+						    mk_slots_fn, &p), 0);
+	KUNIT_ASSERT_EQ(test, marker_tp_module_coming(mod), 0);
+	KUNIT_EXPECT_TRUE(test, mk_lone_enabled());
+	mk_lone_hit(5);
+	KUNIT_EXPECT_EQ(test, p.hits, 1);
+	KUNIT_EXPECT_EQ(test, p.nr, 1);
+	KUNIT_EXPECT_EQ(test, p.slot[0], 5);
+	marker_tp_module_going(mod);
+	KUNIT_EXPECT_FALSE(test, mk_lone_enabled());
+	m = mk_find(MK_LONE);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_STREQ(test, m->format, "int a");
+	KUNIT_EXPECT_EQ(test, m->nr_args, 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(MK_LONE, mk_slots_fn,
+						      &p), 0);
+	KUNIT_EXPECT_NULL(test, mk_find(MK_LONE));
+}
+#else
+static void marker_tracepoint_module_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_MARKERS_TRACEPOINTS and CONFIG_MODULES");
+}
+#endif
 
 struct marker_register_case {
 	const char *name;
@@ -1159,6 +1274,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_placement_test),
 	KUNIT_CASE(marker_slots_test),
 	KUNIT_CASE(marker_tracepoint_test),
+	KUNIT_CASE(marker_tracepoint_module_test),
 	KUNIT_CASE_PARAM(marker_register_test, marker_register_gen_params),
 	KUNIT_CASE(marker_unknown_unregister_test),
 	KUNIT_CASE(marker_order_test),
