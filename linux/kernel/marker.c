@@ -4,16 +4,16 @@
  *
  * markers_mutex guards the list of markers, each marker's sites, format,
  * probe array updates and key state, and the notifier chain.  It is taken
- * by the exported registration functions; static key updates nest inside it (they take
- * cpus_read_lock() and jump_label_mutex).
+ * by the exported registration functions; static key updates nest
+ * inside it (they take cpus_read_lock() and jump_label_mutex).
  *
- * Readers are the marker sites and the probe iterator.  They run in a
- * marker_srcu read-side section (SRCU-fast, as tracepoints use) and rely
- * on:
+ * Readers are the marker sites and the probe iterator.  They run in the
+ * read side of __marker_read_guard() (<linux/marker.h>), which follows
+ * the base's tracepoints, and rely on:
  *  - site->funcs, a copy of marker->funcs, being set before the site's
  *    key is enabled;
  *  - marker->funcs and the sites' copies being published with
- *    rcu_assign_pointer() and freed only after a marker_srcu grace period
+ *    rcu_assign_pointer() and freed only after a read-side grace period
  *    (marker_free_funcs()), the marker too;
  *  - a site reading the function it calls and that function's data from
  *    the one array it fetched (struct marker_funcs).

@@ -119,7 +119,7 @@ struct marker_func {
 
 /**
  * struct marker_funcs - RCU-published array of connected probes
- * @rcu: frees the array after a marker_srcu grace period
+ * @rcu: frees the array after a read-side grace period
  * @marker: the marker the probes are connected to
  * @call: what a site calls: the only probe, or the iterator
  * @data: the first argument of @call: the only probe's data, or the array
@@ -149,7 +149,7 @@ struct marker_funcs {
  * @list: link in the registry, under markers_mutex
  * @sites: connected sites, under markers_mutex
  * @live_enabled: the sites' keys are on now
- * @rcu: frees the marker after a marker_srcu grace period
+ * @rcu: frees the marker after a read-side grace period
  *
  * Readers outside kernel/marker.c hold the registry lock through
  * marker_for_each() or get the marker as a probe argument.

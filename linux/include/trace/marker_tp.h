@@ -207,8 +207,6 @@
  * does not build, as for BPF raw tracepoints.
  */
 #define __MARKER_TP_CLASS(call, proto, args)				\
-static_assert(COUNT_ARGS(args) <= MARKER_MAX_ARGS,			\
-	      "more tracepoint arguments than marker slots");		\
 struct __mtp_args_##call { __MTP_MEMBERS(proto); };			\
 static const u8 __mtp_types_##call[] =					\
 	__MTP_TYPES(struct __mtp_args_##call, args);			\
