@@ -132,7 +132,8 @@ def series_c_files(c):
 def touched_c_files(c):
     """series_c_files() that the current config builds."""
     return [f for f in series_c_files(c)
-            if os.path.exists(os.path.join(c.OBJ, f[:-2] + '.o'))]
+            if os.path.exists(os.path.join(c.OBJ, f[:-2] + '.o')) and
+            os.path.exists(os.path.join(c.SRC, f))]
 
 
 def run_all(res, c):

@@ -210,22 +210,42 @@ def load_series():
     return [c for c in commits if not c.cover]
 
 
-def patch_files(patch):
-    """Paths (relative to the tree) a unified diff touches."""
-    files = []
+def _patch_targets(patch):
+    """(path, deleted) for each file a unified diff touches; a deleted
+    file has old name a/<path> and new name /dev/null."""
+    out = []
+    old = None
     with open(patch, encoding='utf-8') as f:
         for line in f:
-            m = re.match(r'^\+\+\+ b/(\S+)', line)
+            m = re.match(r'^--- a/(\S+)', line)
             if m:
-                files.append(m.group(1))
-    return files
+                old = m.group(1)
+                continue
+            m = re.match(r'^\+\+\+ (?:b/(\S+)|/dev/null)', line)
+            if m and (m.group(1) or old):
+                out.append((m.group(1) or old, m.group(1) is None))
+            old = None
+    return out
+
+
+def patch_files(patch):
+    """Paths (relative to the tree) a unified diff touches, including
+    the files it deletes."""
+    return [p for p, _ in _patch_targets(patch)]
+
+
+def deleted_files(patch):
+    """Paths a unified diff deletes."""
+    return [p for p, gone in _patch_targets(patch) if gone]
 
 
 def stage_series(base, commits, stage):
-    """Write every file the series adds or changes into stage/."""
+    """Write every file the series adds or changes into stage/; return
+    the files it deletes from the base tree."""
     shutil.rmtree(stage, ignore_errors=True)
     os.makedirs(stage)
     version = kernel_version(base)
+    deleted = set()
     for c in commits:
         for f in c.files:
             dst = os.path.join(stage, f)
@@ -245,11 +265,15 @@ def stage_series(base, commits, stage):
             if r.returncode:
                 raise HarnessError(f'{os.path.relpath(path, ROOT)} (commit "{c.subject}") does not apply '
                                    f'to base {version} ({base}):\n{r.stdout}')
+            deleted |= set(deleted_files(path))
+            deleted -= set(f for f in patch_files(path) if os.path.exists(os.path.join(stage, f)))
+    return deleted
 
 
-def sync_stage(stage, src, base):
+def sync_stage(stage, src, base, deleted=()):
     """Copy changed files only (keeps mtimes, so kbuild stays incremental);
-    restore files a previous run changed that the series no longer does."""
+    remove the files the series deletes; restore files a previous run
+    changed or deleted that the series no longer does."""
     listf = os.path.join(B, 'applied.list')
     old = set()
     if os.path.exists(listf):
@@ -268,6 +292,11 @@ def sync_stage(stage, src, base):
             changed += 1
         if os.stat(s).st_mode & 0o111 != os.stat(d).st_mode & 0o111:
             shutil.copymode(s, d)
+    for rel in sorted(deleted):
+        new.add(rel)
+        if os.path.lexists(os.path.join(src, rel)):
+            os.unlink(os.path.join(src, rel))
+            changed += 1
     for rel in sorted(old - new):
         d, orig = os.path.join(src, rel), os.path.join(base, rel)
         if os.path.exists(orig):
@@ -347,8 +376,8 @@ def step_tree():
             f.write(want)
     commits = load_series()
     stage = os.path.join(B, 'stage')
-    stage_series(base, commits, stage)
-    n = sync_stage(stage, SRC, base)
+    deleted = stage_series(base, commits, stage)
+    n = sync_stage(stage, SRC, base, deleted)
     log(f'series: {len(commits)} commits applied, {n} files changed since last run')
     return version
 

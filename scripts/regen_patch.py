@@ -72,7 +72,9 @@ def main(cmd, patch=None, d=None):
         return 0
     out = []
     for f in files:
-        r = subprocess.run(['diff', '-u', '--label', 'a/' + f, '--label', 'b/' + f,
+        gone = not os.path.exists(os.path.join(d, f))
+        r = subprocess.run(['diff', '-u', '-N', '--label', 'a/' + f,
+                            '--label', '/dev/null' if gone else 'b/' + f,
                             os.path.join(before, f), os.path.join(d, f)],
                            stdout=subprocess.PIPE, text=True, check=False)
         out.append(r.stdout)

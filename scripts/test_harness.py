@@ -188,6 +188,42 @@ class LinkTreeTest(unittest.TestCase):
             self.assertEqual(mk.read(os.path.join(src, f)), 'base\n')
 
 
+class DeleteTest(unittest.TestCase):
+    """A patch may delete a base file: the build copy loses it, the base
+    tree keeps it, and it comes back once no patch deletes it."""
+
+    PATCH = ('--- a/kernel/a.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-base\n'
+             '--- a/kernel/b.c\n+++ b/kernel/b.c\n@@ -1 +1 @@\n-base\n+series\n')
+
+    def test_parse(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.patch', delete=False) as f:
+            f.write(self.PATCH)
+        try:
+            self.assertEqual(mk.patch_files(f.name), ['kernel/a.c', 'kernel/b.c'])
+            self.assertEqual(mk.deleted_files(f.name), ['kernel/a.c'])
+        finally:
+            os.unlink(f.name)
+
+    def test_sync(self):
+        with tempfile.TemporaryDirectory() as d:
+            base, src, stage = (os.path.join(d, n) for n in ('base', 'src', 'stage'))
+            os.makedirs(os.path.join(base, 'kernel'))
+            os.makedirs(stage)
+            f = os.path.join('kernel', 'a.c')
+            with open(os.path.join(base, f), 'w', encoding='utf-8') as fp:
+                fp.write('base\n')
+            mk.link_tree(base, src)
+            saved, mk.B = mk.B, d
+            try:
+                self.assertEqual(mk.sync_stage(stage, src, base, {f}), 1)
+                self.assertFalse(os.path.exists(os.path.join(src, f)))
+                self.assertEqual(mk.read(os.path.join(base, f)), 'base\n')
+                self.assertEqual(mk.sync_stage(stage, src, base, ()), 1)
+                self.assertEqual(mk.read(os.path.join(src, f)), 'base\n')
+            finally:
+                mk.B = saved
+
+
 class ContextTest(unittest.TestCase):
     """checks.py reaches mk through ctx(): every name it uses must be there."""
 
