@@ -278,6 +278,18 @@ def table(rows, guest_unit):
         if all(c is None for c in cells[1:]):
             continue
         lines.append('  '.join(fmt(c).rjust(fw[i]) for i, c in enumerate(cells)))
+    ev = val(rows, 'guest', 'events', 'batched')
+    if ev is not None:
+        n = next(r['n'] for r in rows if r['case'] == 'events' and r['variant'] == 'batched')
+        lines.append('')
+        lines.append(f'enable + disable all events ({n} events; guest ns, '
+                     f'{"cycles" if kvm() else "instructions"} while busy)')
+        lines.append('  '.join(h.rjust(14) for h in ('', 'ns', 'IPI rounds', 'batches')))
+        for mode, label in (('one_by_one', 'one by one'), ('batched', 'events/enable')):
+            cells = [val(rows, 'guest', 'events', mode),
+                     val(rows, 'guest', 'events', mode + '_ipi_rounds'),
+                     val(rows, 'guest', 'events', mode + '_batches')]
+            lines.append(label.rjust(14) + '  ' + '  '.join(fmt(c, 0).rjust(14) for c in cells))
     up = [r for r in rows if r['source'] == 'guest-up' and r['case'] == 'record']
     if up:
         ub = val(rows, 'guest-up', 'record', 'nothing')

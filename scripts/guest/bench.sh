@@ -67,6 +67,33 @@ else
 	echo "record,all,0,0,skip:no tracefs" >> "$NOTES"
 fi
 
+# events <variant> <on command> <off command>: enable then disable every
+# event, as rows events,<variant>[_ipi_rounds|_batches],<events>,<value>
+# (guest ns: instructions under -icount, with idle time warped)
+S=/sys/kernel/debug/static_keys/stats
+stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
+events() {
+	local variant=$1 on=$2 off=$3 t0 t1 r0 r1 b0 b1 n
+
+	echo 0 > "$T/events/enable"
+	r0=$(stat ipi_rounds); b0=$(stat text_poke_batches); t0=$(date +%s%N)
+	$on
+	n=$(grep -c . "$T/set_event")
+	$off
+	t1=$(date +%s%N); r1=$(stat ipi_rounds); b1=$(stat text_poke_batches)
+	echo "events,$variant,$n,$((t1 - t0)),ns"
+	echo "events,${variant}_ipi_rounds,$n,$((r1 - r0)),rounds"
+	echo "events,${variant}_batches,$n,$((b1 - b0)),batches"
+}
+each_on() { for f in "$T"/events/*/*/enable; do echo 1 > "$f"; done 2> /dev/null; }
+each_off() { for f in "$T"/events/*/*/enable; do echo 0 > "$f"; done 2> /dev/null; }
+all_on() { echo 1 > "$T/events/enable"; }
+all_off() { echo 0 > "$T/events/enable"; }
+if [ -d "$T" ] && [ -r $S ]; then
+	events one_by_one each_on each_off >> "$NOTES"
+	events batched all_on all_off >> "$NOTES"
+fi
+
 cat "$D/results" > "$CSV"
 cat "$NOTES" >> "$CSV"
 rmmod marker-bench

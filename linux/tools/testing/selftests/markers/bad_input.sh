@@ -30,6 +30,7 @@ TMP=
 
 cleanup() {
 	echo '!*' > $ME 2>/dev/null
+	echo '!traceoff' 2>/dev/null > $EV/subsys_mark3/trigger
 	for f in $EV/*/filter; do
 		[ -e "$f" ] && echo 0 > "$f"
 	done

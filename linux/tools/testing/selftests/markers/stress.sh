@@ -37,7 +37,7 @@ BUF_KB=
 
 reset_tracing() {
 	echo '!*' > $T/markers_enable 2>/dev/null
-	echo 0 > $EV/enable 2>/dev/null
+	echo 0 2>/dev/null > $EV/enable
 	echo > $T/trace
 	echo 1 > $T/tracing_on
 }

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoint probe registrations whose code patching is done together.
+ *
+ * Registering or unregistering a probe that changes whether a tracepoint
+ * is on, or which function its static call reaches, patches code: three
+ * IPI rounds for its static key and three more for each static call
+ * trampoline and call site.  A tracer that switches many tracepoints at
+ * once passes a struct tracepoint_batch to the registrations; the probe
+ * arrays change at once, and tracepoint_batch_apply() then brings every
+ * tracepoint of the batch to the state its probes ask for, in one static
+ * key batch (see <linux/jump_label_txn.h>).
+ */
+#ifndef _LINUX_TRACEPOINT_BATCH_H
+#define _LINUX_TRACEPOINT_BATCH_H
+
+#include <linux/errno.h>
+#include <linux/jump_label_txn.h>
+
+struct tracepoint;
+
+/**
+ * struct tracepoint_batch - tracepoints whose keys and static calls wait
+ * @tps: the tracepoints registrations left to tracepoint_batch_apply()
+ * @nr: number of entries in @tps (a tracepoint may be there twice)
+ * @size: room in @tps
+ *
+ * The caller owns the batch, on its stack or allocated, initialised with
+ * DEFINE_TRACEPOINT_BATCH() or zeroed.  It must keep the tracepoints
+ * alive, as it must for any registration, and apply the batch before the
+ * probes' owners may go away.  No lock is held between the registrations
+ * and the apply.
+ */
+struct tracepoint_batch {
+	struct tracepoint **tps;
+	unsigned int nr;
+	unsigned int size;
+};
+
+#define DEFINE_TRACEPOINT_BATCH(name)	struct tracepoint_batch name = { }
+
+#ifdef CONFIG_TRACEPOINTS
+
+int tracepoint_probe_register_batch(struct tracepoint_batch *batch,
+				    struct tracepoint *tp, void *probe,
+				    void *data);
+int tracepoint_probe_unregister_batch(struct tracepoint_batch *batch,
+				      struct tracepoint *tp, void *probe,
+				      void *data);
+int tracepoint_batch_apply(struct tracepoint_batch *batch,
+			   struct static_key_batch *keys);
+
+#else
+
+static inline int tracepoint_batch_apply(struct tracepoint_batch *batch,
+					 struct static_key_batch *keys)
+{
+	return keys ? static_key_batch_apply(keys) : 0;
+}
+
+#endif /* CONFIG_TRACEPOINTS */
+
+#endif /* _LINUX_TRACEPOINT_BATCH_H */

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for tracepoint batches: at every step of a batch, the key
+ * and the static call of a tracepoint must be safe for the probe array a
+ * site reads, and after the apply they must be what the unbatched
+ * registrations would have left.
+ *
+ * The tracepoint tpb_kunit_tp, defined here, has two probes that log
+ * each call and count calls that got another probe's data.
+ */
+
+#include <kunit/test.h>
+#include <linux/jump_label.h>
+#include <linux/static_call.h>
+#include <linux/tracepoint.h>
+#include <linux/tracepoint_batch.h>
+
+DECLARE_TRACE(tpb_kunit, TP_PROTO(int a), TP_ARGS(a));
+DEFINE_TRACE(tpb_kunit_tp, TP_PROTO(int a), TP_ARGS(a));
+
+#define tpb_tp	__tracepoint_tpb_kunit_tp
+
+struct tpb_probe_data {
+	int calls;
+	int wrong_data;
+};
+
+static struct tpb_probe_data tpb_data[2];
+/* Probes registered, as a bit mask, and the batch of the test. */
+static unsigned int tpb_registered;
+static struct tracepoint_batch tpb_batch;
+
+static void tpb_probe0(void *data, int a)
+{
+	tpb_data[0].calls++;
+	if (data != &tpb_data[0])
+		tpb_data[0].wrong_data++;
+}
+
+static void tpb_probe1(void *data, int a)
+{
+	tpb_data[1].calls++;
+	if (data != &tpb_data[1])
+		tpb_data[1].wrong_data++;
+}
+
+/* Hit the tracepoint once; return which probes ran, as a bit mask. */
+static int tpb_hit(struct kunit *test)
+{
+	int before[2] = { tpb_data[0].calls, tpb_data[1].calls };
+
+	trace_tpb_kunit_tp(1);
+	KUNIT_EXPECT_EQ(test, tpb_data[0].wrong_data, 0);
+	KUNIT_EXPECT_EQ(test, tpb_data[1].wrong_data, 0);
+	return (tpb_data[0].calls != before[0]) |
+	       (tpb_data[1].calls != before[1]) << 1;
+}
+
+static bool tpb_key_on(void)
+{
+	return static_key_enabled(&tpb_tp.key);
+}
+
+/* What the static call reaches: 0 or 1 for a probe, -1 the iterator. */
+static int tpb_target(void)
+{
+	void *func = READ_ONCE(tpb_tp.static_call_key->func);
+
+	if (func == tpb_probe0)
+		return 0;
+	if (func == tpb_probe1)
+		return 1;
+	return func == tpb_tp.iterator ? -1 : -2;
+}
+
+static int tpb_reg(struct tracepoint_batch *batch, int i)
+{
+	int ret;
+
+	ret = tracepoint_probe_register_batch(batch, &tpb_tp,
+					      i ? tpb_probe1 : tpb_probe0,
+					      &tpb_data[i]);
+	if (!ret)
+		tpb_registered |= BIT(i);
+	return ret;
+}
+
+static int tpb_unreg(struct tracepoint_batch *batch, int i)
+{
+	int ret;
+
+	ret = tracepoint_probe_unregister_batch(batch, &tpb_tp,
+						i ? tpb_probe1 : tpb_probe0,
+						&tpb_data[i]);
+	if (!ret)
+		tpb_registered &= ~BIT(i);
+	return ret;
+}
+
+static int tpb_apply(void)
+{
+	return tracepoint_batch_apply(&tpb_batch, NULL);
+}
+
+static int tpb_init(struct kunit *test)
+{
+	memset(tpb_data, 0, sizeof(tpb_data));
+	tpb_registered = 0;
+	tpb_batch = (struct tracepoint_batch){ };
+	if (!tpb_tp.static_call_key)
+		kunit_skip(test, "tracepoint without a static call");
+	KUNIT_ASSERT_FALSE(test, tpb_key_on());
+	return 0;
+}
+
+/* Also after a failed step: leave no probe and no batch behind. */
+static void tpb_exit(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (tpb_registered & BIT(i))
+			tpb_unreg(NULL, i);
+	tpb_apply();
+	tracepoint_synchronize_unregister();
+}
+
+/* 0 -> 1: nothing runs until the apply, then the probe is called directly. */
+static void tpb_enable_test(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 0), 0);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 0);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 1);
+}
+
+/*
+ * 1 -> 2 on a live tracepoint: the first probe keeps the first slot, so the
+ * static call keeps reaching it with its data until the apply moves it to
+ * the iterator; 2 -> 1 keeps the iterator until the apply; 1 -> 0
+ * publishes the empty array at once, so no probe runs, and the apply
+ * switches the key off.
+ */
+static void tpb_steps_test(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, tpb_target(), 0);
+
+	KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 1), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 1);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 3);
+
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 0), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), 1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
+
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 1), 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 0);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+}
+
+/*
+ * 1 -> 0 -> 1 with another probe in one batch: the key is still on and the
+ * static call still reaches the first probe when the second one's array
+ * is published, so the static call must reach the iterator first.
+ */
+static void tpb_swap_test(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 0), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), 0);
+	KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 1), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), 1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
+}
+
+/*
+ * While the static call still reaches the first probe after a batched
+ * 1 -> 2, that probe leaves: the static call must reach the iterator
+ * before the array holding only the second probe is published, with or
+ * without a batch.
+ */
+static void tpb_first_leaves_test(struct kunit *test)
+{
+	int batched;
+
+	for (batched = 0; batched < 2; batched++) {
+		KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 0), 0);
+		KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 1), 0);
+		KUNIT_ASSERT_EQ(test, tpb_target(), 0);
+		KUNIT_ASSERT_EQ(test, tpb_unreg(batched ? &tpb_batch : NULL, 0),
+				0);
+		KUNIT_EXPECT_EQ(test, tpb_target(), batched ? -1 : 1);
+		KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
+		KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+		KUNIT_EXPECT_EQ(test, tpb_target(), 1);
+		KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
+		KUNIT_ASSERT_EQ(test, tpb_unreg(NULL, 1), 0);
+		KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	}
+}
+
+/*
+ * Registrations without a batch while the tracepoint waits in one make
+ * their change at once, the key included; the apply then finds the state
+ * they left.
+ */
+static void tpb_mixed_test(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 0), 0);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 1), 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 3);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 3);
+
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 0), 0);
+	KUNIT_ASSERT_EQ(test, tpb_unreg(NULL, 1), 0);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 0);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+}
+
+static struct kunit_case tracepoint_batch_cases[] = {
+	KUNIT_CASE(tpb_enable_test),
+	KUNIT_CASE(tpb_steps_test),
+	KUNIT_CASE(tpb_swap_test),
+	KUNIT_CASE(tpb_first_leaves_test),
+	KUNIT_CASE(tpb_mixed_test),
+	{}
+};
+
+static struct kunit_suite tracepoint_batch_suite = {
+	.name = "tracepoint_batch",
+	.init = tpb_init,
+	.exit = tpb_exit,
+	.test_cases = tracepoint_batch_cases,
+};
+
+kunit_test_suite(tracepoint_batch_suite);
+
+MODULE_DESCRIPTION("KUnit tests for tracepoint batches");
+MODULE_LICENSE("GPL");

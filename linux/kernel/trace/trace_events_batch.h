@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The code patching of a multi-event enable or disable, done once.
+ */
+#ifndef _TRACE_EVENTS_BATCH_H
+#define _TRACE_EVENTS_BATCH_H
+
+#include <linux/marker.h>
+#include <linux/tracepoint_batch.h>
+
+/**
+ * struct trace_event_batch - registrations of a multi-event switch
+ * @tps: tracepoint events' probes and the cmdline and tgid recorders'
+ * @markers: marker events' probes
+ *
+ * A write that switches several events at once (events/enable, a
+ * system's enable, set_event with a system or "*") starts a batch under
+ * event_mutex; the reg() callbacks of the events it switches find it
+ * with trace_event_batch() and register their probes with it, and
+ * trace_event_batch_finish() then patches the code of all of them in one
+ * static key batch.  Nothing else is deferred: a probe added to a
+ * tracepoint or marker that has probes is called at once, and one
+ * removed is not called for new hits once its registration returns.
+ */
+struct trace_event_batch {
+	struct tracepoint_batch tps;
+	struct marker_batch markers;
+};
+
+void trace_event_batch_start(struct trace_event_batch *batch);
+int trace_event_batch_finish(struct trace_event_batch *batch);
+
+#endif /* _TRACE_EVENTS_BATCH_H */

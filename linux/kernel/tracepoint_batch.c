@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint batches: registrations that leave the code patching to one
+ * static key batch.
+ *
+ * Part of kernel/tracepoint.c, which includes this file: it works on the
+ * probe arrays under tracepoints_mutex with that file's helpers.
+ *
+ * Outside a batch, a tracepoint's key is on exactly while it has probes,
+ * and its static call reaches the only probe, or the iterator otherwise.
+ * Inside one, the probe array changes at once and the key and the static
+ * call follow at tracepoint_batch_apply(), so these rules hold instead:
+ *
+ *  - A site calls the static call with the data of the first probe of
+ *    the array it read; a tracepoint with no probes is skipped even with
+ *    its key on.  The iterator reads the array again and calls each
+ *    probe with its own data, so it is safe for any array.
+ *  - Before a batch publishes an array with probes, the static call
+ *    reaches the iterator, or the probe in the array's first slot with
+ *    that slot's data: a tracepoint switched on by the batch still has
+ *    the iterator from when it had none; one whose only probe keeps the
+ *    first slot keeps its static call until the apply
+ *    (tracepoint_batch_defer_iter()); any other is moved to the
+ *    iterator at once (tracepoint_batch_defer()).
+ *  - The static call reaches a probe again only in the apply, after the
+ *    grace periods tracepoint_add_func() and tracepoint_remove_func()
+ *    would have waited for, waited for once for the whole batch.
+ *
+ * Registrations made without a batch while a tracepoint waits in one
+ * find one of these states and make the tracepoint's state theirs at
+ * once, as they would from the state outside a batch: the key and the
+ * static call there are a safe superset of what the array needs.  The
+ * apply then brings each tracepoint to its state at that time.
+ */
+
+/*
+ * Called under tracepoints_mutex by a registration that moves @tp to a
+ * state the apply of @batch is to complete.  @adds: the registration is
+ * about to publish an array with probes.  Returns false, and the caller
+ * completes the change at once, without a batch or if @batch cannot
+ * grow.
+ */
+static bool tracepoint_batch_defer(struct tracepoint_batch *batch,
+				   struct tracepoint *tp, bool adds)
+{
+	struct tracepoint **tps;
+	unsigned int size;
+
+	if (!batch)
+		return false;
+	if (batch->nr == batch->size) {
+		size = max(2 * batch->size, 64U);
+		tps = kvrealloc(batch->tps, array_size(size, sizeof(*tps)),
+				GFP_KERNEL);
+		if (!tps)
+			return false;
+		batch->tps = tps;
+		batch->size = size;
+	}
+	if (adds && tp->static_call_key && tracepoint_live_call(tp) != tp->iterator)
+		tracepoint_update_call(tp, NULL);
+	batch->tps[batch->nr++] = tp;
+	return true;
+}
+
+/*
+ * Called under tracepoints_mutex before @funcs replaces @old as the probe
+ * array of @tp.  A batch may leave the static call reaching the probe in
+ * the first slot while the array grows (tracepoint_batch_defer_iter()):
+ * if the first slot of @funcs holds another probe or other data, the
+ * static call moves to the iterator before the array is published.
+ */
+static void tracepoint_batch_fix_call(struct tracepoint *tp,
+				      struct tracepoint_func *funcs,
+				      struct tracepoint_func *old)
+{
+	if (!tp->static_call_key || !funcs || !old ||
+	    tracepoint_live_call(tp) == tp->iterator)
+		return;
+	if (funcs[0].func != old[0].func || funcs[0].data != old[0].data)
+		tracepoint_update_call(tp, NULL);
+}
+
+/*
+ * Called under tracepoints_mutex by a registration that takes @tp from
+ * one probe (@old) to two (@funcs).  The static call may keep reaching
+ * the first probe until the apply of @batch as long as that probe keeps
+ * the first slot, since a site passes the data of the first slot: the
+ * new probe is then called from the apply on.  Returns false, and the
+ * caller moves the static call to the iterator at once, without a batch
+ * or if @batch cannot grow.
+ */
+static bool tracepoint_batch_defer_iter(struct tracepoint_batch *batch,
+					struct tracepoint *tp,
+					struct tracepoint_func *funcs,
+					struct tracepoint_func *old)
+{
+	if (!batch)
+		return false;
+	tracepoint_batch_fix_call(tp, funcs, old);
+	return tracepoint_batch_defer(batch, tp, false);
+}
+
+/**
+ * tracepoint_probe_register_batch - connect a probe, patching with others
+ * @batch: the batch that is to switch the tracepoint, or NULL for at once
+ * @tp: tracepoint
+ * @probe: probe handler, of the tracepoint's prototype
+ * @data: tracepoint data
+ *
+ * As tracepoint_probe_register(), except that a tracepoint that gets its
+ * first probe is switched on by tracepoint_batch_apply(@batch): until
+ * then the probe is not called.  On a tracepoint that had one probe,
+ * the new one is called from the apply on too, unless it goes before
+ * that one (registered with a lower priority): then the static call
+ * moves to the iterator at once.  On a tracepoint with more probes, it
+ * is called at once.
+ *
+ * Context: Process context; takes tracepoints_mutex, may sleep.
+ * Return: as tracepoint_probe_register().
+ */
+int tracepoint_probe_register_batch(struct tracepoint_batch *batch,
+				    struct tracepoint *tp, void *probe,
+				    void *data)
+{
+	struct tracepoint_func tp_func = {
+		.func = probe,
+		.data = data,
+		.prio = TRACEPOINT_DEFAULT_PRIO,
+	};
+
+	guard(mutex)(&tracepoints_mutex);
+	return tracepoint_add_func(tp, &tp_func, TRACEPOINT_DEFAULT_PRIO, true,
+				   batch);
+}
+EXPORT_SYMBOL_GPL(tracepoint_probe_register_batch);
+
+/**
+ * tracepoint_probe_unregister_batch - disconnect a probe, patching with others
+ * @batch: the batch that is to switch the tracepoint, or NULL for at once
+ * @tp: tracepoint
+ * @probe: the probe given at registration
+ * @data: the data given at registration
+ *
+ * As tracepoint_probe_unregister(): the probe is not called for new hits
+ * on return, and calls in flight may run until
+ * tracepoint_synchronize_unregister() returns.  A tracepoint that lost
+ * its last probe is switched off by tracepoint_batch_apply(@batch); until
+ * then its sites call nothing.
+ *
+ * Context: Process context; takes tracepoints_mutex, may sleep.
+ * Return: as tracepoint_probe_unregister().
+ */
+int tracepoint_probe_unregister_batch(struct tracepoint_batch *batch,
+				      struct tracepoint *tp, void *probe,
+				      void *data)
+{
+	struct tracepoint_func tp_func = {
+		.func = probe,
+		.data = data,
+	};
+
+	guard(mutex)(&tracepoints_mutex);
+	return tracepoint_remove_func(tp, &tp_func, batch);
+}
+EXPORT_SYMBOL_GPL(tracepoint_probe_unregister_batch);
+
+static int tracepoint_ptr_cmp(const void *a, const void *b)
+{
+	const struct tracepoint *x = *(struct tracepoint * const *)a;
+	const struct tracepoint *y = *(struct tracepoint * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* What the static call of @tp should reach for its probes now. */
+static void *tracepoint_batch_target(struct tracepoint *tp)
+{
+	struct tracepoint_func *funcs;
+
+	funcs = rcu_dereference_protected(tp->funcs,
+					  lockdep_is_held(&tracepoints_mutex));
+	return nr_func_state(funcs) == TP_FUNC_1 ? funcs[0].func : tp->iterator;
+}
+
+/*
+ * Queue in @keys what brings @tp to the state of its probes.  If @keys
+ * cannot take it, apply what it holds and switch @tp at once: nothing is
+ * lost.  Returns what such an early apply of @keys returned, or 0.
+ */
+static int tracepoint_batch_queue(struct static_key_batch *keys,
+				  struct tracepoint *tp)
+{
+	bool on = tracepoint_has_probes(tp);
+	void *target = tracepoint_batch_target(tp);
+	int err = 0;
+
+	if (on != static_key_enabled(TRACEPOINT_KEY(tp)) &&
+	    (on ? static_key_batch_enable(keys, TRACEPOINT_KEY(tp)) :
+		  static_key_batch_disable(keys, TRACEPOINT_KEY(tp)))) {
+		err = static_key_batch_apply(keys);
+		if (on)
+			static_key_enable(TRACEPOINT_KEY(tp));
+		else
+			static_key_disable(TRACEPOINT_KEY(tp));
+	}
+	if (!tp->static_call_key || tracepoint_live_call(tp) == target)
+		return err;
+	if (__static_call_batch_update(keys, tp->static_call_key,
+				       tp->static_call_tramp, target)) {
+		err = err ?: static_key_batch_apply(keys);
+		__static_call_update(tp->static_call_key, tp->static_call_tramp,
+				     target);
+	}
+	return err;
+}
+
+/**
+ * tracepoint_batch_apply - switch the tracepoints of a batch
+ * @batch: a batch given to registrations, left empty and reusable
+ * @keys: a static key batch to add the changes to and apply, or NULL
+ *
+ * Brings every tracepoint registrations made with @batch changed to the
+ * state of its probes now: its key on while it has probes, its static
+ * call to its only probe or to the iterator.  All of it is patched in
+ * one static key batch, @keys with what the caller queued there (the
+ * caller holds what keeps its own changes valid), or a batch of its own.
+ * Before a static call reaches a probe again, it waits once, if needed,
+ * for the sites still running with an older probe array.  Applying an
+ * empty batch patches only @keys.
+ *
+ * Context: Process context; takes tracepoints_mutex, cpus_read_lock() and
+ * jump_label_mutex, may sleep.
+ * Return: what static_key_batch_apply() returns for @keys, or the first
+ * error of an apply of @keys made early because it could not grow.
+ */
+int tracepoint_batch_apply(struct tracepoint_batch *batch,
+			   struct static_key_batch *keys)
+{
+	DEFINE_STATIC_KEY_BATCH(own);
+	struct tracepoint *tp, *prev = NULL;
+	bool wait = false;
+	unsigned int i;
+	int err = 0, ret;
+
+	if (!keys)
+		keys = &own;
+	guard(mutex)(&tracepoints_mutex);
+	sort(batch->tps, batch->nr, sizeof(*batch->tps), tracepoint_ptr_cmp,
+	     NULL);
+	for (i = 0; i < batch->nr; i++) {
+		tp = batch->tps[i];
+		if (tp->static_call_key &&
+		    tracepoint_batch_target(tp) != tp->iterator &&
+		    tracepoint_batch_target(tp) != tracepoint_live_call(tp))
+			wait = true;
+	}
+	if (wait) {
+		tp_rcu_cond_sync(TP_TRANSITION_SYNC_1_0_1);
+		tp_rcu_cond_sync(TP_TRANSITION_SYNC_N_2_1);
+	}
+	for (i = 0; i < batch->nr; prev = tp, i++) {
+		tp = batch->tps[i];
+		if (tp == prev)
+			continue;
+		ret = tracepoint_batch_queue(keys, tp);
+		err = err ?: ret;
+	}
+	ret = static_key_batch_apply(keys);
+	kvfree(batch->tps);
+	*batch = (struct tracepoint_batch){ };
+	return err ?: ret;
+}
+EXPORT_SYMBOL_GPL(tracepoint_batch_apply);
