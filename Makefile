@@ -16,7 +16,7 @@
 
 PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
-export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT
+export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM
 
 .PHONY: run test test-debug check series series-check bench clean distclean harness-test \
 	build-matrix

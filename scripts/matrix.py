@@ -31,7 +31,8 @@ FULL = None
 KUNIT_BOOT = ['CONFIG_PRINTK=y', 'CONFIG_KALLSYMS=y', 'CONFIG_TTY=y', 'CONFIG_BUG=y', 'CONFIG_MODULES=y',
               'CONFIG_DEBUG_FS=y', 'CONFIG_KUNIT=y', 'CONFIG_KUNIT_DEBUGFS=y',
               'CONFIG_JUMP_LABEL=y', 'CONFIG_MARKERS=y', 'CONFIG_MARKERS_KUNIT_TEST=y',
-              'CONFIG_STATIC_KEY_TXN_KUNIT_TEST=y', 'CONFIG_SMP=y', 'CONFIG_PREEMPT=y',
+              'CONFIG_STATIC_KEY_TXN_KUNIT_TEST=y', 'CONFIG_TRACEPOINT_BATCH_KUNIT_TEST=y',
+              'CONFIG_SMP=y', 'CONFIG_PREEMPT=y',
               'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y',
               # tracepoints, so that probes connect to them by name, and
               # the trace events' suite
