@@ -110,6 +110,8 @@ TOOLS = [
     ('busybox', 'busybox-static', None),
     ('sparse', 'sparse', None), ('spatch', 'coccinelle', None),
     ('trace-cmd', 'trace-cmd', None), ('perf', 'linux-perf', None),
+    ('ping', 'iputils-ping', None), ('bpftrace', 'bpftrace', None),
+    ('/usr/include/bpf/libbpf.h', 'libbpf-dev', None), ('clang-19', 'clang-19', None),
     ('/usr/include/gelf.h', 'libelf-dev', None),
     ('/usr/include/openssl/ssl.h', 'libssl-dev', None),
     ('dpkg-deb', 'dpkg', None), (bases.KEYRING, 'debian-archive-keyring', None),

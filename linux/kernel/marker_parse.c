@@ -10,6 +10,7 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/marker_format.h>
+#include <linux/sprintf.h>
 #include <linux/string.h>
 
 enum marker_len {
@@ -19,23 +20,24 @@ enum marker_len {
 	MARKER_LEN_SIZE,
 };
 
-/* Skip flags, width and precision; '*' would take an argument. */
-static const char *marker_skip_spec(const char *p)
+/*
+ * Skip a decimal width or precision at *@pp; false if it is larger than
+ * MARKER_WIDTH_MAX, or '*', which would take an argument.
+ */
+static bool marker_skip_num(const char **pp)
 {
-	while (*p && strchr("-+ #0", *p))
-		p++;
+	const char *p = *pp;
+	unsigned int n = 0;
+
 	if (*p == '*')
-		return NULL;
-	while (isdigit(*p))
-		p++;
-	if (*p == '.') {
-		p++;
-		if (*p == '*')
-			return NULL;
-		while (isdigit(*p))
-			p++;
+		return false;
+	while (isdigit(*p)) {
+		n = n * 10 + *p++ - '0';
+		if (n > MARKER_WIDTH_MAX)
+			return false;
 	}
-	return p;
+	*pp = p;
+	return true;
 }
 
 static const char *marker_parse_len(const char *p, enum marker_len *len,
@@ -74,21 +76,43 @@ static const u8 marker_unsigned[] = {
 	[MARKER_LEN_SIZE]	= MARKER_ARG_SIZE,
 };
 
-/* Type of the conversion at @p, which is advanced past it; -EINVAL. */
-static int marker_parse_conv(const char **pp)
+/*
+ * Parse the conversion after the '%' at *@pp into @conv and advance *@pp
+ * past it.  Integers take the flags '-', '0' and '#', a width and a
+ * precision; tracers print %c and %s as strings, so those take only '-',
+ * a width and, for %s, a precision; %p takes nothing.
+ */
+static int marker_parse_conv(const char **pp, struct marker_conv *conv)
 {
+	bool num_flags = false, decorated, prec = false, sized;
+	const char *p = *pp;
 	enum marker_len len;
-	const char *p;
-	bool sized;
-	char conv;
 
-	p = marker_skip_spec(*pp);
-	if (!p)
+	conv->alt = false;
+	for (; *p && strchr("-+ #0", *p); p++) {
+		/*
+		 * libtraceevent before 1.7.3 (Debian 12's trace-cmd and
+		 * perf) cannot parse '+' and ' ': it would print every later
+		 * conversion with the field before its own.
+		 */
+		if (*p == '+' || *p == ' ')
+			return -EINVAL;
+		conv->alt |= *p == '#';
+		num_flags |= *p != '-';
+	}
+	if (!marker_skip_num(&p))
 		return -EINVAL;
+	if (*p == '.') {
+		p++;
+		prec = true;
+		if (!marker_skip_num(&p))
+			return -EINVAL;
+	}
+	decorated = p != *pp;
 	p = marker_parse_len(p, &len, &sized);
-	conv = *p++;
+	conv->spec = *p++;
 	*pp = p;
-	switch (conv) {
+	switch (conv->spec) {
 	case 'd':
 	case 'i':
 		return marker_signed[len];
@@ -98,17 +122,51 @@ static int marker_parse_conv(const char **pp)
 	case 'o':
 		return marker_unsigned[len];
 	case 'c':
-		return sized ? -EINVAL : MARKER_ARG_CHAR;
+		return sized || num_flags || prec ? -EINVAL : MARKER_ARG_CHAR;
 	case 's':
-		return sized ? -EINVAL : MARKER_ARG_STR;
+		return sized || num_flags ? -EINVAL : MARKER_ARG_STR;
 	case 'p':
 		/* printk pointer extensions (%pS, %pK...) dereference. */
-		if (sized || isalnum(*p))
+		if (sized || decorated || isalnum(*p))
 			return -EINVAL;
 		return MARKER_ARG_PTR;
 	default:
 		return -EINVAL;
 	}
+}
+
+static bool marker_name_sep(char c)
+{
+	return c == ' ' || c == '=' || c == ':';
+}
+
+/*
+ * Find the field name of the conversion at @end in the text [@from, @end):
+ * the word before it and a separator ("pid=%d", "pid %d", "pid: %d"),
+ * after a 0x prefix ("addr=0x%lx").  A word starting with a digit is a
+ * value, not a name.
+ */
+static void marker_conv_name(const char *from, const char *end,
+			     struct marker_conv *conv)
+{
+	const char *p = end;
+
+	conv->name = NULL;
+	conv->name_len = 0;
+	if (p - from >= 3 && (p[-1] == 'x' || p[-1] == 'X') && p[-2] == '0' &&
+	    marker_name_sep(p[-3]))
+		p -= 2;
+	if (p == from || !marker_name_sep(p[-1]))
+		return;
+	while (p > from && marker_name_sep(p[-1]))
+		p--;
+	end = p;
+	while (p > from && (isalnum(p[-1]) || p[-1] == '_'))
+		p--;
+	if (p == end || isdigit(*p))
+		return;
+	conv->name = p;
+	conv->name_len = end - p;
 }
 
 /**
@@ -126,7 +184,7 @@ static int marker_parse_conv(const char **pp)
  */
 int marker_format_next(const char **pp, struct marker_conv *conv)
 {
-	const char *p = *pp;
+	const char *p = *pp, *text = *pp;
 	int type;
 
 	for (;;) {
@@ -140,16 +198,25 @@ int marker_format_next(const char **pp, struct marker_conv *conv)
 		p += 2;
 	}
 	conv->start = p++;
-	conv->alt = false;
-	for (; *p && strchr("-+ #0", *p); p++)
-		conv->alt |= *p == '#';
-	type = marker_parse_conv(&p);
+	marker_conv_name(text, conv->start, conv);
+	type = marker_parse_conv(&p, conv);
 	if (type < 0)
 		return type;
 	conv->type = type;
-	conv->spec = p[-1];
+	conv->len = p - conv->start;
+	if (conv->len > MARKER_CONV_MAX)
+		return -EINVAL;
 	*pp = p;
 	return 1;
+}
+
+/* Tracers escape tabs and newlines; other control bytes are refused. */
+static bool marker_text_ok(const char *fmt)
+{
+	for (; *fmt; fmt++)
+		if (!(*fmt >= ' ' && *fmt <= '~') && *fmt != '\n' && *fmt != '\t')
+			return false;
+	return true;
 }
 
 /**
@@ -158,31 +225,68 @@ int marker_format_next(const char **pp, struct marker_conv *conv)
  * @types: filled with one enum marker_arg_type per argument, or NULL
  * @max: room in @types
  *
- * Accepts %d %i %u %x %X %o %c %s %p, the length modifiers hh, h, l, ll
- * and z on integer conversions, flags, a decimal width and precision, and
- * %%.  Rejects '*' width or precision, printk pointer extensions and
- * every other conversion.
+ * Accepts %d %i %u %x %X %o with the length modifiers hh, h, l, ll and
+ * z, the flags '-', '0' and '#', a width and a precision; %c and %s with
+ * '-', a width and (%s) a precision; a bare %p; and %%.  Widths and
+ * precisions go up to MARKER_WIDTH_MAX.  Rejects '*' width or precision,
+ * the '+' and ' ' flags, printk pointer extensions, every other
+ * conversion, text other than printable ASCII, tabs and newlines, and
+ * field names (see marker_field_name()) longer than MARKER_NAME_MAX,
+ * starting with "common_" or used twice.
  *
  * Context: Any.
  * Return: the number of arguments, -EINVAL for a malformed or unsupported
- * conversion, -E2BIG for more than @max arguments.
+ * conversion or a bad field name, -E2BIG for more than @max arguments or
+ * more than MARKER_MAX_ARGS.
  */
 int marker_parse_format(const char *fmt, u8 *types, unsigned int max)
 {
+	char names[MARKER_MAX_ARGS][MARKER_NAME_MAX + 1];
 	struct marker_conv conv;
-	unsigned int nr = 0;
+	unsigned int nr = 0, i;
 	int ret;
 
-	if (!fmt)
+	if (!fmt || !marker_text_ok(fmt))
 		return -EINVAL;
 	while ((ret = marker_format_next(&fmt, &conv)) > 0) {
-		if (nr >= max)
+		if (nr >= max || nr >= MARKER_MAX_ARGS)
 			return -E2BIG;
+		if (conv.name_len > MARKER_NAME_MAX)
+			return -EINVAL;
+		marker_field_name(&conv, nr, names[nr], sizeof(names[nr]));
+		if (str_has_prefix(names[nr], "common_"))
+			return -EINVAL;
+		for (i = 0; i < nr; i++)
+			if (!strcmp(names[i], names[nr]))
+				return -EINVAL;
 		if (types)
 			types[nr] = conv.type;
 		nr++;
 	}
 	return ret ? ret : nr;
+}
+
+/**
+ * marker_field_name - name of a conversion's field
+ * @conv: conversion @nr of a format, from marker_format_next()
+ * @nr: its index
+ * @buf: filled with the name, NUL-terminated
+ * @size: room in @buf
+ *
+ * The field is named by the word written before the conversion and a
+ * space, '=' or ':' ("pid=%d", "pid %d" and "pid: %d" name pid, and a
+ * "0x" before the conversion is skipped); without one it is arg<nr>.
+ *
+ * Context: Any.
+ * Return: the length of the name, as snprintf().
+ */
+int marker_field_name(const struct marker_conv *conv, unsigned int nr,
+		      char *buf, size_t size)
+{
+	if (conv->name)
+		return snprintf(buf, size, "%.*s", (int)conv->name_len,
+				conv->name);
+	return snprintf(buf, size, "arg%u", nr);
 }
 
 /**

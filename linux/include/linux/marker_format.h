@@ -40,12 +40,19 @@ enum marker_arg_type {
 /**
  * struct marker_conv - one conversion of a marker format
  * @start: its '%'
+ * @len: its length, from the '%' to the conversion character
+ * @name: the field name written before it ("pid=%d", "pid %d", "pid: %d"),
+ *	not NUL-terminated; NULL if there is none
+ * @name_len: length of @name
  * @type: enum marker_arg_type of its argument
  * @spec: the conversion character ('d', 'x', 's'...)
  * @alt: the '#' flag was given
  */
 struct marker_conv {
 	const char *start;
+	unsigned int len;
+	const char *name;
+	unsigned int name_len;
 	u8 type;
 	char spec;
 	bool alt;
@@ -53,9 +60,17 @@ struct marker_conv {
 
 /* Most arguments a site may pass, as for BPF raw tracepoints. */
 #define MARKER_MAX_ARGS		12
+/* Longest field name, without its NUL. */
+#define MARKER_NAME_MAX		31
+/* Longest conversion, from its '%' to its conversion character. */
+#define MARKER_CONV_MAX		15
+/* Largest width or precision of a conversion. */
+#define MARKER_WIDTH_MAX	255
 
 int marker_format_next(const char **pp, struct marker_conv *conv);
 int marker_parse_format(const char *fmt, u8 *types, unsigned int max);
+int marker_field_name(const struct marker_conv *conv, unsigned int nr,
+		      char *buf, size_t size);
 size_t marker_arg_size(enum marker_arg_type type);
 
 #endif /* _LINUX_MARKER_FORMAT_H */

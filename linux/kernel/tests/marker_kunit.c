@@ -95,6 +95,28 @@ static const struct marker_parse_case marker_parse_cases[] = {
 	{ "twelve", "%d%d%d%d%d%d%d%d%d%d%d%d", 12,
 	  { MARKER_ARG_S32, MARKER_ARG_S32, MARKER_ARG_S32, MARKER_ARG_S32 } },
 	{ "too many", "%d%d%d%d%d%d%d%d%d%d%d%d%d", -E2BIG },
+	{ "widest", "%255.255d %-255.255s", 2,
+	  { MARKER_ARG_S32, MARKER_ARG_STR } },
+	{ "width too large", "%256d", -EINVAL },
+	{ "precision too large", "%.256s", -EINVAL },
+	{ "conversion too long", "%-#0-#0-#0-#0-#0d", -EINVAL },
+	{ "plus flag", "%+d", -EINVAL },
+	{ "space flag", "% d", -EINVAL },
+	{ "char width", "%-3c", 1, { MARKER_ARG_CHAR } },
+	{ "char zero pad", "%03c", -EINVAL },
+	{ "char precision", "%.1c", -EINVAL },
+	{ "string plus", "%+s", -EINVAL },
+	{ "pointer width", "%20p", -EINVAL },
+	{ "newline and tab", "a\t%d\n", 1, { MARKER_ARG_S32 } },
+	{ "control byte", "\001%d", -EINVAL },
+	{ "names", "prev_pid=%d next_pid=%d", 2,
+	  { MARKER_ARG_S32, MARKER_ARG_S32 } },
+	{ "name twice", "pid=%d pid=%d", -EINVAL },
+	{ "name of another field", "arg1=%d %d", -EINVAL },
+	{ "common_ name", "common_pid=%d", -EINVAL },
+	{ "name of 31", "abcdefghijklmnopqrstuvwxyz01234=%d", 1,
+	  { MARKER_ARG_S32 } },
+	{ "name of 32", "abcdefghijklmnopqrstuvwxyz012345=%d", -EINVAL },
 };
 
 KUNIT_ARRAY_PARAM_DESC(marker_parse, marker_parse_cases, name);
@@ -109,6 +131,48 @@ static void marker_parse_test(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, ret, c->ret, "format \"%s\"", c->fmt);
 	for (i = 0; i < ret && i < ARRAY_SIZE(c->types); i++)
 		KUNIT_EXPECT_EQ_MSG(test, types[i], c->types[i], "arg %d", i);
+}
+
+struct marker_name_case {
+	const char *name;
+	const char *fmt;
+	const char *names;	/* space-separated */
+};
+
+static const struct marker_name_case marker_name_cases[] = {
+	{ "none", "%d %u", "arg0 arg1" },
+	{ "equals", "prev_pid=%d next_pid=%d", "prev_pid next_pid" },
+	{ "2.6.24 markers", "prev_pid %d next_pid %d", "prev_pid next_pid" },
+	{ "colon", "cpu: %u", "cpu" },
+	{ "0x prefix", "addr=0x%lx", "addr" },
+	{ "some named", "a=%d %d", "a arg1" },
+	{ "value, not a name", "took 5 %d", "arg0" },
+	{ "no separator", "cpu%d", "arg0" },
+	{ "after %%", "100%% x=%d", "x" },
+	{ "after a conversion", "%d:%d", "arg0 arg1" },
+	{ "member", "prev->pid=%d", "pid" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(marker_name, marker_name_cases, name);
+
+static void marker_name_test(struct kunit *test)
+{
+	const struct marker_name_case *c = test->param_value;
+	char got[MARKER_MAX_ARGS * (MARKER_NAME_MAX + 2)] = "";
+	char name[MARKER_NAME_MAX + 1];
+	const char *p = c->fmt;
+	struct marker_conv conv;
+	unsigned int nr = 0;
+
+	KUNIT_ASSERT_GT(test, marker_parse_format(c->fmt, NULL,
+						  MARKER_MAX_ARGS), 0);
+	while (marker_format_next(&p, &conv) > 0) {
+		marker_field_name(&conv, nr, name, sizeof(name));
+		if (nr++)
+			strlcat(got, " ", sizeof(got));
+		strlcat(got, name, sizeof(got));
+	}
+	KUNIT_EXPECT_STREQ_MSG(test, got, c->names, "format \"%s\"", c->fmt);
 }
 
 /* ---- probes recording their calls ---- */
@@ -1269,6 +1333,7 @@ static void marker_batch_two_test(struct kunit *test)
 
 static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE_PARAM(marker_parse_test, marker_parse_gen_params),
+	KUNIT_CASE_PARAM(marker_name_test, marker_name_gen_params),
 	KUNIT_CASE(marker_disabled_test),
 	KUNIT_CASE(marker_args_test),
 	KUNIT_CASE(marker_placement_test),

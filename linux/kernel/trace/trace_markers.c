@@ -5,10 +5,12 @@
  *
  * Fields are laid out from the types the markers core parsed (ints of
  * their size and sign, pointers as unsigned long, %s as a __data_loc
- * char[] string).  A field is named after the identifier just before its
- * conversion ("pid=%d", "pid %d" or "pid:%d" give "pid"), else argN.
- * Probes write the binary values straight into the ring buffer; the
- * format is never parsed on the hot path and nothing is vsnprintf()ed.
+ * char[] string) and named as marker_field_name() says ("pid=%d" gives
+ * pid, else argN).  The event prints the site's own format, each
+ * conversion bound to its field, in the trace file and in the print fmt
+ * the tools read.  Probes write the binary values straight into the ring
+ * buffer; the format is never parsed on the hot path and nothing is
+ * vsnprintf()ed there.
  *
  * Locking:
  *  - tm_sync_mutex serialises tm_sync(), the only code adding and
@@ -46,6 +48,7 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/security.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -57,8 +60,6 @@
 #include "trace_output.h"
 
 #define TM_SYSTEM		"markers"
-/* Longest field name taken from a format, with its NUL. */
-#define TM_NAME_LEN		32
 /* Bound of one %s copy, with its NUL, and of all copies of one hit. */
 #define TM_STR_MAX		256
 #define TM_STR_ROOM		2048
@@ -72,30 +73,35 @@
 /**
  * struct tm_arg - one field of a marker event
  * @name: field name
+ * @spec: its conversion as printed: the site's, made one that every
+ *	libtraceevent reads alike (see tm_print_spec())
  * @type: enum marker_arg_type
- * @conv: conversion character of the format ('d', 'x', 's'...)
- * @alt: the conversion has the '#' flag
  * @width: bytes a store of the field writes: its size plus the padding
  *	up to the next field, when that makes a 1, 2, 4 or 8 byte store
  * @offset: offset of the field in the record
+ * @text: where the conversion goes in the event's @text
  * @mask: the bits of an argument slot the field keeps
  */
 struct tm_arg {
-	char name[TM_NAME_LEN];
+	char name[MARKER_NAME_MAX + 1];
+	char spec[MARKER_CONV_MAX + 1];
 	u8 type;
-	char conv;
-	bool alt;
 	u8 width;
 	u16 offset;
+	u16 text;
 	u64 mask;
 };
 
 /**
  * struct tm_event - the trace event of one marker
- * @call: the event; its name is the marker name
+ * @call: the event, flagged TRACE_EVENT_FL_TRACEPOINT so that BPF
+ *	tracepoint programs attach to it through perf
+ * @tp: the tracepoint @call names the event by; never registered: only
+ *	its name is read, by trace_event_name() and BPF
  * @class: the event's own class: fields, reg
  * @list: link in tm_events, under event_mutex
  * @format: the marker format the fields come from
+ * @text: the text of @format around its conversions, %% as %
  * @size: size of the fixed part of a record, trace_entry included
  * @nr_args: number of entries in @args
  * @has_str: a field is a %s string, copied before the record is reserved
@@ -108,9 +114,11 @@ struct tm_arg {
  */
 struct tm_event {
 	struct trace_event_call call;
+	struct tracepoint tp;
 	struct trace_event_class class;
 	struct list_head list;
 	const char *format;
+	char *text;
 	unsigned int size;
 	unsigned int nr_args;
 	bool has_str;
@@ -394,13 +402,14 @@ static __always_inline void *tm_perf_alloc(const struct tm_event *ev,
 	return rec;
 }
 
-static __always_inline void tm_perf_submit(const struct tm_event *ev,
+/* BPF programs attached to the event run first, on the record as laid out. */
+static __always_inline void tm_perf_submit(struct tm_event *ev,
 					   unsigned int dyn, void *rec,
 					   struct pt_regs *regs, int rctx,
 					   struct hlist_head *head)
 {
-	perf_trace_buf_submit(rec, tm_perf_size(ev, dyn), rctx,
-			      ev->call.event.type, 1, regs, head, NULL);
+	perf_trace_run_bpf_submit(rec, tm_perf_size(ev, dyn), rctx, &ev->call,
+				  1, regs, head, NULL);
 }
 
 static void tm_perf_probe(void *data, const struct marker *m,
@@ -415,7 +424,7 @@ static void tm_perf_probe(void *data, const struct marker *m,
 
 	marker_probe_guard();
 	head = this_cpu_ptr(ev->call.perf_events);
-	if (hlist_empty(head))
+	if (!bpf_prog_array_valid(&ev->call) && hlist_empty(head))
 		return;
 	v.dyn = 0;
 	v.slot = false;
@@ -503,85 +512,61 @@ static unsigned int tm_field_size(enum marker_arg_type type)
 
 /* --- output ------------------------------------------------------------ */
 
+/* Print field @a of @rec with the site's conversion. */
 static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
-			 const void *rec, const char *sep)
+			 const void *rec)
 {
 	const void *p = rec + a->offset;
+	char c[2] = {};
 	u32 loc, off, len;
-	s64 sval = 0;
-	u64 val = 0;
 
 	/* A record shorter than its event's layout is not read past. */
 	if (a->offset + tm_field_size(a->type) > iter->ent_size) {
-		trace_event_printf(iter, "%s%s=(bad)", sep, a->name);
+		trace_seq_puts(&iter->seq, "(bad)");
 		return;
 	}
 	switch (a->type) {
-	case MARKER_ARG_CHAR:
-		trace_event_printf(iter, "%s%s=%c", sep, a->name, *(char *)p);
-		return;
+	case MARKER_ARG_S32:
+		trace_event_printf(iter, a->spec, *(int *)p);
+		break;
+	case MARKER_ARG_U32:
+		trace_event_printf(iter, a->spec, *(unsigned int *)p);
+		break;
+	case MARKER_ARG_LONG:
+		trace_event_printf(iter, a->spec, *(long *)p);
+		break;
+	case MARKER_ARG_ULONG:
+		trace_event_printf(iter, a->spec, *(unsigned long *)p);
+		break;
+	case MARKER_ARG_S64:
+		trace_event_printf(iter, a->spec, *(s64 *)p);
+		break;
+	case MARKER_ARG_U64:
+		trace_event_printf(iter, a->spec, *(u64 *)p);
+		break;
+	case MARKER_ARG_SSIZE:
+		trace_event_printf(iter, a->spec, *(ssize_t *)p);
+		break;
+	case MARKER_ARG_SIZE:
+		trace_event_printf(iter, a->spec, *(size_t *)p);
+		break;
 	case MARKER_ARG_PTR:
-		trace_event_printf(iter, "%s%s=%p", sep, a->name,
-				   (void *)*(unsigned long *)p);
-		return;
+		trace_event_printf(iter, a->spec, (void *)*(unsigned long *)p);
+		break;
+	case MARKER_ARG_CHAR:
+		c[0] = *(char *)p;
+		trace_event_printf(iter, a->spec, c);
+		break;
 	case MARKER_ARG_STR:
 		loc = *(u32 *)p;
 		off = loc & 0xffff;
 		len = loc >> 16;
 		if (!len || off + len > iter->ent_size ||
 		    ((const char *)rec)[off + len - 1])
-			trace_event_printf(iter, "%s%s=(bad)", sep, a->name);
+			trace_seq_puts(&iter->seq, "(bad)");
 		else
-			trace_event_printf(iter, "%s%s=%s", sep, a->name,
+			trace_event_printf(iter, a->spec,
 					   (const char *)rec + off);
-		return;
-	case MARKER_ARG_S32:
-		sval = *(s32 *)p;
-		break;
-	case MARKER_ARG_U32:
-		val = *(u32 *)p;
-		break;
-	case MARKER_ARG_LONG:
-	case MARKER_ARG_SSIZE:
-		sval = *(long *)p;
-		break;
-	case MARKER_ARG_ULONG:
-	case MARKER_ARG_SIZE:
-		val = *(unsigned long *)p;
-		break;
-	case MARKER_ARG_S64:
-		sval = *(s64 *)p;
-		break;
-	default:
-		val = *(u64 *)p;
-		break;
-	}
-
-	switch (a->conv) {
-	case 'd':
-	case 'i':
-		trace_event_printf(iter, "%s%s=%lld", sep, a->name, sval);
-		break;
-	case 'x':
-		if (a->alt)
-			trace_event_printf(iter, "%s%s=%#llx", sep, a->name, val);
-		else
-			trace_event_printf(iter, "%s%s=%llx", sep, a->name, val);
-		break;
-	case 'X':
-		if (a->alt)
-			trace_event_printf(iter, "%s%s=%#llX", sep, a->name, val);
-		else
-			trace_event_printf(iter, "%s%s=%llX", sep, a->name, val);
-		break;
-	case 'o':
-		if (a->alt)
-			trace_event_printf(iter, "%s%s=%#llo", sep, a->name, val);
-		else
-			trace_event_printf(iter, "%s%s=%llo", sep, a->name, val);
-		break;
-	default:
-		trace_event_printf(iter, "%s%s=%llu", sep, a->name, val);
 		break;
 	}
 }
@@ -590,8 +575,8 @@ static enum print_line_t tm_output(struct trace_iterator *iter, int flags,
 				   struct trace_event *event)
 {
 	struct trace_event_call *call;
+	unsigned int i, pos = 0;
 	struct tm_event *ev;
-	unsigned int i;
 	int ret;
 
 	call = container_of(event, struct trace_event_call, event);
@@ -599,8 +584,14 @@ static enum print_line_t tm_output(struct trace_iterator *iter, int flags,
 	ret = trace_raw_output_prep(iter, event);
 	if (ret != TRACE_TYPE_HANDLED)
 		return ret;
-	for (i = 0; i < ev->nr_args; i++)
-		tm_print_arg(iter, &ev->args[i], iter->ent, i ? " " : "");
+	for (i = 0; i < ev->nr_args; i++) {
+		const struct tm_arg *a = &ev->args[i];
+
+		trace_seq_putmem(&iter->seq, ev->text + pos, a->text - pos);
+		tm_print_arg(iter, a, iter->ent);
+		pos = a->text;
+	}
+	trace_seq_puts(&iter->seq, ev->text + pos);
 	trace_seq_putc(&iter->seq, '\n');
 	return trace_handle_return(&iter->seq);
 }
@@ -659,61 +650,73 @@ static struct trace_event_fields tm_fields_array[] = {
 	{}
 };
 
-static bool tm_name_used(const struct tm_event *ev, unsigned int nr,
-			 const char *name)
+/* Append [@from, @to) of a format to @dst, %% as %; return the new end. */
+static unsigned int tm_copy_text(char *dst, unsigned int pos,
+				 const char *from, const char *to)
 {
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		if (!strcmp(ev->args[i].name, name))
-			return true;
-	return false;
-}
-
-/* Name argument @nr after the identifier ending just before [@from, @to). */
-static void tm_name_arg(struct tm_event *ev, unsigned int nr,
-			const char *from, const char *to)
-{
-	struct tm_arg *a = &ev->args[nr];
-	const char *end = to, *start;
-
-	while (end > from && strchr(" =:", end[-1]))
-		end--;
-	start = end;
-	while (start > from && (isalnum(start[-1]) || start[-1] == '_'))
-		start--;
-	if (start < end && !isdigit(*start) && end - start < TM_NAME_LEN &&
-	    !str_has_prefix(start, "common_")) {
-		memcpy(a->name, start, end - start);
-		a->name[end - start] = '\0';
-		if (!tm_name_used(ev, nr, a->name))
-			return;
+	while (from < to) {
+		dst[pos++] = *from;
+		from += *from == '%' ? 2 : 1;
 	}
-	snprintf(a->name, sizeof(a->name), "arg%u", nr);
+	return pos;
 }
 
 /*
- * Find, for each conversion of @ev->format, its character, '#' flag and
- * field name, with the markers core's own format scanner.
+ * Make the conversion of @a, @len bytes, one that every libtraceevent
+ * binds to its field and prints as the kernel does: Debian 12's perf
+ * reads %zd as an int, so size_t fields, which have the size of a long,
+ * print with %l; a char field prints with %s (see tm_print_fmt()).  The
+ * trace file prints with the same conversion.
+ */
+static void tm_print_spec(struct tm_arg *a, unsigned int len)
+{
+	char *z;
+
+	if (a->type == MARKER_ARG_CHAR)
+		a->spec[len - 1] = 's';
+	z = strchr(a->spec, 'z');
+	if (z)
+		*z = 'l';
+}
+
+/*
+ * Walk @ev->format with the markers core's own scanner: each
+ * conversion's field name and printed conversion, and the text around
+ * the conversions.
  */
 static int tm_scan_format(struct tm_event *ev, const u8 *types, int nr)
 {
 	const char *p = ev->format, *prev = ev->format;
+	unsigned int i = 0, pos = 0;
 	struct marker_conv conv;
-	unsigned int i = 0;
 	int ret;
 
+	ev->text = kmalloc(strlen(ev->format) + 1, GFP_KERNEL);
+	if (!ev->text)
+		return -ENOMEM;
 	while ((ret = marker_format_next(&p, &conv)) > 0) {
+		struct tm_arg *a = &ev->args[i];
+
 		if (i >= nr || conv.type != types[i])
 			return -EINVAL;
-		ev->args[i].conv = conv.spec;
-		ev->args[i].alt = conv.alt;
-		ev->args[i].type = conv.type;
-		tm_name_arg(ev, i, prev, conv.start);
+		pos = tm_copy_text(ev->text, pos, prev, conv.start);
+		a->text = pos;
+		a->type = conv.type;
+		marker_field_name(&conv, i, a->name, sizeof(a->name));
+		memcpy(a->spec, conv.start, conv.len);
+		a->spec[conv.len] = '\0';
+		tm_print_spec(a, conv.len);
 		prev = p;
 		i++;
 	}
-	return !ret && i == nr ? 0 : -EINVAL;
+	if (ret || i != nr)
+		return -EINVAL;
+	pos = tm_copy_text(ev->text, pos, prev, p);
+	ev->text[pos] = '\0';
+	/* MARK_NOARGS prints nothing. */
+	if (!nr && !*skip_spaces(ev->text))
+		ev->text[0] = '\0';
+	return 0;
 }
 
 static void tm_layout(struct tm_event *ev)
@@ -744,61 +747,79 @@ static void tm_layout(struct tm_event *ev)
 	}
 }
 
-static const char *tm_print_spec(const struct tm_arg *a)
+/* Append [@from, @to) of a format to @s as the text of a C string. */
+static void tm_fmt_text(struct seq_buf *s, const char *from, const char *to)
 {
-	switch (a->type) {
-	case MARKER_ARG_S32:	return "%d";
-	case MARKER_ARG_LONG:
-	case MARKER_ARG_SSIZE:	return "%ld";
-	case MARKER_ARG_S64:	return "%lld";
-	case MARKER_ARG_CHAR:	return "%c";
-	case MARKER_ARG_PTR:	return "%p";
-	case MARKER_ARG_STR:	return "%s";
-	case MARKER_ARG_U32:	return "%";
-	case MARKER_ARG_ULONG:
-	case MARKER_ARG_SIZE:	return "%l";
-	default:		return "%ll";
+	for (; from < to; from++) {
+		switch (*from) {
+		case '"':
+		case '\\':
+			seq_buf_putc(s, '\\');
+			seq_buf_putc(s, *from);
+			break;
+		case '\n':
+			seq_buf_puts(s, "\\n");
+			break;
+		case '\t':
+			seq_buf_puts(s, "\\t");
+			break;
+		default:
+			seq_buf_putc(s, *from);
+			break;
+		}
 	}
 }
 
-/* Print the print_fmt of @ev into @buf, or only measure it if @len is 0. */
-static int tm_print_fmt(const struct tm_event *ev, char *buf, int len)
+/*
+ * The print fmt of @ev: the site's format with each conversion bound to
+ * its field, so that trace-cmd and perf print what the trace file does.
+ * A %c conversion is written %s over its one-byte char field, which
+ * every libtraceevent prints as that character: versions before 1.7.3
+ * do not know %c and bind it to no argument, so every later conversion
+ * would print the field before its own; %z is written %l.
+ */
+static char *tm_print_fmt(const struct tm_event *ev)
 {
+	size_t size = 2 * strlen(ev->format) +
+		      ev->nr_args * (MARKER_NAME_MAX + 16) + 16;
+	const char *p = ev->format, *prev = ev->format;
+	struct marker_conv conv;
+	struct seq_buf s;
 	unsigned int i;
-	int pos = 0;
+	char *buf;
 
-#define TM_LEFT (len ? len - pos : 0)
-#define TM_BUF (len ? buf + pos : NULL)
-	if (!ev->nr_args)
-		return snprintf(buf, len, "\"%%s\", \"\"");
-	pos += snprintf(TM_BUF, TM_LEFT, "\"");
-	for (i = 0; i < ev->nr_args; i++) {
-		const struct tm_arg *a = &ev->args[i];
-		const char *spec = tm_print_spec(a);
-
-		pos += snprintf(TM_BUF, TM_LEFT, "%s%s=", i ? " " : "",
-				a->name);
-		if (a->type == MARKER_ARG_U32 || a->type == MARKER_ARG_ULONG ||
-		    a->type == MARKER_ARG_SIZE || a->type == MARKER_ARG_U64)
-			pos += snprintf(TM_BUF, TM_LEFT, "%s%s%c",
-					a->alt ? "%#" : "%", spec + 1,
-					a->conv);
-		else
-			pos += snprintf(TM_BUF, TM_LEFT, "%s", spec);
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	/* Room for the NUL. */
+	seq_buf_init(&s, buf, size - 1);
+	if (!ev->nr_args && !*ev->text) {
+		seq_buf_puts(&s, "\"%s\", \"\"");
+		goto out;
 	}
-	pos += snprintf(TM_BUF, TM_LEFT, "\"");
+	seq_buf_putc(&s, '"');
+	for (i = 0; i < ev->nr_args && marker_format_next(&p, &conv) > 0; i++) {
+		tm_fmt_text(&s, prev, conv.start);
+		seq_buf_puts(&s, ev->args[i].spec);
+		prev = p;
+	}
+	tm_fmt_text(&s, prev, prev + strlen(prev));
+	seq_buf_putc(&s, '"');
 	for (i = 0; i < ev->nr_args; i++) {
 		const struct tm_arg *a = &ev->args[i];
 
 		if (a->type == MARKER_ARG_STR)
-			pos += snprintf(TM_BUF, TM_LEFT, ", __get_str(%s)",
-					a->name);
+			seq_buf_printf(&s, ", __get_str(%s)", a->name);
 		else
-			pos += snprintf(TM_BUF, TM_LEFT, ", REC->%s", a->name);
+			seq_buf_printf(&s, ", REC->%s", a->name);
 	}
-#undef TM_LEFT
-#undef TM_BUF
-	return pos;
+out:
+	if (seq_buf_has_overflowed(&s)) {
+		kfree(buf);
+		return NULL;
+	}
+	buf[seq_buf_used(&s)] = '\0';
+	return buf;
 }
 
 static void tm_event_free(struct tm_event *ev)
@@ -806,7 +827,8 @@ static void tm_event_free(struct tm_event *ev)
 	if (!ev)
 		return;
 	kfree(ev->call.print_fmt);
-	kfree(ev->call.name);
+	kfree(ev->tp.name);
+	kfree(ev->text);
 	kfree(ev->format);
 	kfree(ev);
 }
@@ -815,8 +837,7 @@ static struct tm_event *tm_event_alloc(const char *name, const char *format)
 {
 	u8 types[MARKER_MAX_ARGS];
 	struct tm_event *ev;
-	int nr, len;
-	char *fmt;
+	int nr, ret;
 
 	nr = marker_parse_format(format, types, MARKER_MAX_ARGS);
 	if (nr < 0)
@@ -824,35 +845,37 @@ static struct tm_event *tm_event_alloc(const char *name, const char *format)
 	ev = kzalloc_obj(*ev);
 	if (!ev)
 		return ERR_PTR(-ENOMEM);
-	ev->call.name = kstrdup(name, GFP_KERNEL);
+	ev->tp.name = kstrdup(name, GFP_KERNEL);
 	ev->format = kstrdup(format, GFP_KERNEL);
-	if (!ev->call.name || !ev->format)
-		goto nomem;
-	ev->nr_args = nr;
-	if (tm_scan_format(ev, types, nr)) {
-		tm_event_free(ev);
-		return ERR_PTR(-EINVAL);
+	if (!ev->tp.name || !ev->format) {
+		ret = -ENOMEM;
+		goto err;
 	}
+	ev->nr_args = nr;
+	ret = tm_scan_format(ev, types, nr);
+	if (ret)
+		goto err;
 	tm_layout(ev);
-	len = tm_print_fmt(ev, NULL, 0) + 1;
-	fmt = kmalloc(len, GFP_KERNEL);
-	if (!fmt)
-		goto nomem;
-	tm_print_fmt(ev, fmt, len);
-	ev->call.print_fmt = fmt;
+	ev->call.print_fmt = tm_print_fmt(ev);
+	if (!ev->call.print_fmt) {
+		ret = -ENOMEM;
+		goto err;
+	}
 
 	INIT_LIST_HEAD(&ev->class.fields);
 	ev->class.system = TM_SYSTEM;
 	ev->class.fields_array = tm_fields_array;
 	ev->class.reg = tm_reg;
 	ev->call.class = &ev->class;
+	ev->call.tp = &ev->tp;
+	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT;
 	ev->call.event.funcs = &tm_funcs;
 	ev->call.data = ev;
 	return ev;
 
-nomem:
+err:
 	tm_event_free(ev);
-	return ERR_PTR(-ENOMEM);
+	return ERR_PTR(ret);
 }
 
 /* Create and register the event of marker @name; under event_mutex. */

@@ -49,7 +49,7 @@ static enum hrtimer_restart example_irq_fire(struct hrtimer *t)
 	struct example_irq *e = container_of(t, struct example_irq, timer);
 	int ctx = in_hardirq() ? 1 : in_serving_softirq() ? 2 : 0;
 
-	MARK(example_irq, "%d %u", ctx, ++e->seq);
+	MARK(example_irq, "ctx=%d seq=%u", ctx, ++e->seq);
 	if (--e->left) {
 		hrtimer_forward_now(t, ns_to_ktime(EXAMPLE_IRQ_PERIOD_NS));
 		return HRTIMER_RESTART;
@@ -102,7 +102,7 @@ static ssize_t example_strings_read(struct file *file, char __user *buf,
 		return 0;
 	memset(example_unterminated, 'x', sizeof(example_unterminated));
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		MARK(example_str, "%d %s", i + 1, bad[i]);
+		MARK(example_str, "nr=%d str=%s", i + 1, bad[i]);
 	return 0;
 }
 
@@ -111,9 +111,10 @@ static ssize_t example_values_read(struct file *file, char __user *buf,
 {
 	if (*ppos)
 		return 0;
+	/* No names: the fields are arg0 ... arg3. */
 	MARK(example_packed, "%c %d %c %lld", 'a', -5, 'z', -1234567890123LL);
-	MARK(example_wide, "%c %d %c %lld %u %lx", 'b', -6, 'y', -9876543210LL,
-	     4000000000U, 0xdeadbeefUL);
+	MARK(example_wide, "c1=%c i=%d c2=%c ll=%lld u=%u x=%lx", 'b', -6, 'y',
+	     -9876543210LL, 4000000000U, 0xdeadbeefUL);
 	return 0;
 }
 
@@ -137,7 +138,7 @@ static const struct file_operations example_irq_fops = {
 
 static int example_open(struct inode *inode, struct file *file)
 {
-	MARK(subsys_mark1, "%d %p", 1, file);
+	MARK(subsys_mark1, "nr=%d file=%p", 1, file);
 	MARK(subsys_mark4, MARK_NOARGS);
 	return 0;
 }
@@ -147,8 +148,9 @@ static ssize_t example_read(struct file *file, char __user *buf,
 {
 	static const char msg[] = "marker-example\n";
 
-	MARK(subsys_mark2, "%s", current->comm);
-	MARK(subsys_mark3, "%llu %lx", ++example_reads, (unsigned long)count);
+	MARK(subsys_mark2, "comm=%s", current->comm);
+	MARK(subsys_mark3, "reads=%llu count=%lx", ++example_reads,
+	     (unsigned long)count);
 	return simple_read_from_buffer(buf, count, ppos, msg, sizeof(msg) - 1);
 }
 

@@ -2,7 +2,7 @@
 /*
  * 512 markers in one module, for tools that enable markers by the
  * hundred: marker_many_000 ... marker_many_777 (three octal digits),
- * each "%d" with its own number.  Opening <debugfs>/marker-many/trigger
+ * each "nr=%d" with its own number.  Opening <debugfs>/marker-many/trigger
  * hits every one of them once, in order.
  */
 
@@ -15,14 +15,14 @@
 #define MANY_8(n)							\
 static noinline void many_hit_##n(void)					\
 {									\
-	MARK(marker_many_##n##0, "%d", 0##n##0);			\
-	MARK(marker_many_##n##1, "%d", 0##n##1);			\
-	MARK(marker_many_##n##2, "%d", 0##n##2);			\
-	MARK(marker_many_##n##3, "%d", 0##n##3);			\
-	MARK(marker_many_##n##4, "%d", 0##n##4);			\
-	MARK(marker_many_##n##5, "%d", 0##n##5);			\
-	MARK(marker_many_##n##6, "%d", 0##n##6);			\
-	MARK(marker_many_##n##7, "%d", 0##n##7);			\
+	MARK(marker_many_##n##0, "nr=%d", 0##n##0);			\
+	MARK(marker_many_##n##1, "nr=%d", 0##n##1);			\
+	MARK(marker_many_##n##2, "nr=%d", 0##n##2);			\
+	MARK(marker_many_##n##3, "nr=%d", 0##n##3);			\
+	MARK(marker_many_##n##4, "nr=%d", 0##n##4);			\
+	MARK(marker_many_##n##5, "nr=%d", 0##n##5);			\
+	MARK(marker_many_##n##6, "nr=%d", 0##n##6);			\
+	MARK(marker_many_##n##7, "nr=%d", 0##n##7);			\
 }
 
 MANY_8(00) MANY_8(01) MANY_8(02) MANY_8(03)

@@ -126,7 +126,7 @@ write_helper
 # A known state: one marker enabled, one trigger set.
 echo '!*' > $ME 2>/dev/null
 echo 1 > $EV/subsys_mark4/enable
-echo 'traceoff if arg1 == 12345' > $EV/subsys_mark3/trigger
+echo 'traceoff if count == 12345' > $EV/subsys_mark3/trigger
 
 # markers_enable: GLOB enables, !GLOB disables the matching markers
 bad $ME EINVAL ''
@@ -165,7 +165,7 @@ bad $EV/subsys_mark3/enable EINVAL @huge
 bad $EV/subsys_mark3/enable EINVAL @bin
 bad $EV/enable EINVAL '2'
 bad $EV/enable EINVAL 'on'
-# filter on marker fields: arg0 u64, arg1 unsigned long (mark3), arg0 %s
+# filter on marker fields: reads u64, count unsigned long (mark3), comm %s
 # (mark2).  The filter parser of 6.12 returns some of its internal codes
 # as errno: -EPERM from predicate_parse(), -TOO_MANY_OPEN (-ENOENT) and
 # -MISSING_QUOTE (-ESRCH) from calc_stack(); what matters here is that
@@ -175,25 +175,25 @@ bad $EV/enable EINVAL 'on'
 # trailing "&&").
 FERR='EINVAL|EPERM|ENOENT|ESRCH'
 bad $EV/subsys_mark3/filter "$FERR" 'nofield == 1'
-bad $EV/subsys_mark3/filter "$FERR" 'arg0 =='
+bad $EV/subsys_mark3/filter "$FERR" 'reads =='
 bad $EV/subsys_mark3/filter "$FERR" '== 1'
-bad $EV/subsys_mark3/filter "$FERR" 'arg0 == abc'
-bad $EV/subsys_mark3/filter "$FERR" 'arg1 == 0x'
-bad $EV/subsys_mark3/filter "$FERR" 'arg0 == 18446744073709551616'
-bad $EV/subsys_mark3/filter "$FERR" 'arg0 ~ "x*"'
-bad $EV/subsys_mark3/filter "$FERR" '(arg0 == 1'
+bad $EV/subsys_mark3/filter "$FERR" 'reads == abc'
+bad $EV/subsys_mark3/filter "$FERR" 'count == 0x'
+bad $EV/subsys_mark3/filter "$FERR" 'reads == 18446744073709551616'
+bad $EV/subsys_mark3/filter "$FERR" 'reads ~ "x*"'
+bad $EV/subsys_mark3/filter "$FERR" '(reads == 1'
 bad $EV/subsys_mark3/filter "$FERR" 'arg2 == 1'
 bad $EV/subsys_mark3/filter "$FERR" @huge
 bad $EV/subsys_mark3/filter "$FERR" @bin
-bad $EV/subsys_mark2/filter "$FERR" 'arg0 > 5'
-bad $EV/subsys_mark2/filter "$FERR" 'arg0 == "unterminated'
-bad $EV/subsys_mark2/filter "$FERR" 'arg0 & 1'
+bad $EV/subsys_mark2/filter "$FERR" 'comm > 5'
+bad $EV/subsys_mark2/filter "$FERR" 'comm == "unterminated'
+bad $EV/subsys_mark2/filter "$FERR" 'comm & 1'
 bad $EV/subsys_mark2/filter "$FERR" 'arg1 == "x"'
 # trigger
 bad $EV/subsys_mark3/trigger EINVAL 'bogus'
 bad $EV/subsys_mark3/trigger EINVAL '!bogus'
 bad $EV/subsys_mark3/trigger EINVAL 'traceon if nofield == 1'
-bad $EV/subsys_mark3/trigger EINVAL 'traceon if arg0 =='
+bad $EV/subsys_mark3/trigger EINVAL 'traceon if reads =='
 bad $EV/subsys_mark3/trigger EINVAL 'traceon:abc'
 bad $EV/subsys_mark3/trigger EINVAL 'enable_event:markers:no_such_marker'
 bad $EV/subsys_mark3/trigger EINVAL 'enable_event:no_such_system'
@@ -238,7 +238,7 @@ ktap_test_result "rejected writes applied no static key batch" test_no_txn
 test_filter_recovers() {
 	echo 0 > $EV/subsys_mark3/filter && echo 0 > $EV/subsys_mark2/filter &&
 	[ "$(cat $EV/subsys_mark3/filter)" = none ] &&
-	echo 'arg1 == 0x20' > $EV/subsys_mark3/filter &&
+	echo 'count == 0x20' > $EV/subsys_mark3/filter &&
 	echo 0 > $EV/subsys_mark3/filter
 }
 ktap_test_result "filters clear and accept a valid filter afterwards" \
@@ -288,7 +288,7 @@ bad $ME EACCES @read
 bad $ME EACCES 'subsys_mark*'
 bad $ME EACCES '!*'
 bad $EV/subsys_mark1/enable EACCES '1'
-bad $EV/subsys_mark3/filter EACCES 'arg0 == 1'
+bad $EV/subsys_mark3/filter EACCES 'reads == 1'
 bad $EV/subsys_mark3/trigger EACCES 'traceoff'
 bad $T/trace EACCES @read
 bad $T/trace_pipe EACCES @read
@@ -320,7 +320,7 @@ test_ptr_hashed() {
 	echo 1 > $EV/subsys_mark1/enable
 	cat $TRIGGER > /dev/null
 	echo 0 > $EV/subsys_mark1/enable
-	v=$(sed -nE 's/.* subsys_mark1: arg0=1 arg1=([0-9a-f]+)$/\1/p' $T/trace)
+	v=$(sed -nE 's/.* subsys_mark1: nr=1 file=([0-9a-f]+)$/\1/p' $T/trace)
 	[ -n "$v" ] || { echo "# no subsys_mark1 record"; return 1; }
 	case "$v" in
 	ffff*) echo "# raw kernel pointer $v in trace"; return 1 ;;

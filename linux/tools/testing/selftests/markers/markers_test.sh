@@ -73,7 +73,7 @@ ktap_test_result "listing is root only" test_mode
 
 test_site_first() {
 	load marker-example || return 1
-	listed subsys_mark1 'format="%d' '%p"' sites=1 enabled=0 probes=0 \
+	listed subsys_mark1 'format="nr=%d' 'file=%p"' sites=1 enabled=0 probes=0 \
 		owners=marker_example || return 1
 	hit 1 || return 1
 	load probe-example || return 1

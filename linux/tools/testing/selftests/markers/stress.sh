@@ -241,8 +241,8 @@ test_storm_irq() {
 	[ -w $IRQ ] || { echo "# no $IRQ"; return 1; }
 	echo 1 > $EV/example_irq/enable && echo 200 > $IRQ || return 1
 	echo 0 > $EV/example_irq/enable
-	hard=$(grep -c ' example_irq: arg0=1 ' $T/trace)
-	soft=$(grep -c ' example_irq: arg0=2 ' $T/trace)
+	hard=$(grep -c ' example_irq: ctx=1 ' $T/trace)
+	soft=$(grep -c ' example_irq: ctx=2 ' $T/trace)
 	[ "$hard" = 200 ] && [ "$soft" = 200 ] ||
 		{ echo "# recorded $hard hardirq and $soft softirq hits of 200"; return 1; }
 
@@ -270,8 +270,8 @@ test_storm_irq() {
 	echo > $T/trace
 	echo 1 > $EV/example_irq/enable && echo 100 > $IRQ || return 1
 	echo 0 > $EV/example_irq/enable
-	hard=$(grep -c ' example_irq: arg0=1 ' $T/trace)
-	soft=$(grep -c ' example_irq: arg0=2 ' $T/trace)
+	hard=$(grep -c ' example_irq: ctx=1 ' $T/trace)
+	soft=$(grep -c ' example_irq: ctx=2 ' $T/trace)
 	[ "$hard" = 100 ] && [ "$soft" = 100 ] ||
 		{ echo "# after the storm: $hard hardirq, $soft softirq of 100"; return 1; }
 	wait_for unload marker-example
@@ -343,7 +343,7 @@ cycle() {
 	# the background firers hit it too
 	[ "$(count subsys_mark1)" -ge 1 ] ||
 		{ echo "# probe count $(count subsys_mark1)"; return 1; }
-	[ "$(recorded)" -gt 0 ] && grep -q ' marker_many_777: arg0=511$' $INST/trace ||
+	[ "$(recorded)" -gt 0 ] && grep -q ' marker_many_777: nr=511$' $INST/trace ||
 		{ echo "# events not recorded"; return 1; }
 	echo > $INST/trace
 	for m in "$@"; do

@@ -6,10 +6,10 @@
 # requires: events/markers, markers_enable, marker-example.ko
 #
 # Drives samples/markers/marker-example.c: opening its trigger file hits
-# subsys_mark1 ("%d %p") and subsys_mark4; each read() hits subsys_mark2
-# ("%s", the reader's comm) and subsys_mark3 ("%llu %lx", the module's
-# read count and the read size).  "dd bs=N count=1" reads once with
-# count N.  MARKERS_MODDIR may name a directory of the .ko files.
+# subsys_mark1 ("nr=%d file=%p") and subsys_mark4; each read() hits
+# subsys_mark2 ("comm=%s", the reader's comm) and subsys_mark3
+# ("reads=%llu count=%lx", the module's read count and the read size).
+# "dd bs=N count=1" reads once with count N.  MARKERS_MODDIR may name a directory of the .ko files.
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -85,13 +85,13 @@ test_files() {
 		[ -e $EV/subsys_mark1/$f ] || { echo "# no $f"; return 1; }
 	done
 	[ -e $EV/enable ] || return 1
-	field subsys_mark1 'int arg0' 8 4 1 &&
-	field subsys_mark1 'unsigned long arg1' 16 8 0 &&
-	field subsys_mark3 'u64 arg0' 8 8 0 &&
-	field subsys_mark2 '__data_loc char\[\] arg0' 8 4 0 &&
-	has $EV/subsys_mark1/format '^print fmt: "arg0=%d arg1=%p", REC->arg0, REC->arg1$' &&
-	has $EV/subsys_mark2/format '^print fmt: "arg0=%s", __get_str\(arg0\)$' &&
-	has $EV/subsys_mark3/format '^print fmt: "arg0=%llu arg1=%lx", REC->arg0, REC->arg1$' &&
+	field subsys_mark1 'int nr' 8 4 1 &&
+	field subsys_mark1 'unsigned long file' 16 8 0 &&
+	field subsys_mark3 'u64 reads' 8 8 0 &&
+	field subsys_mark2 '__data_loc char\[\] comm' 8 4 0 &&
+	has $EV/subsys_mark1/format '^print fmt: "nr=%d file=%p", REC->nr, REC->file$' &&
+	has $EV/subsys_mark2/format '^print fmt: "comm=%s", __get_str\(comm\)$' &&
+	has $EV/subsys_mark3/format '^print fmt: "reads=%llu count=%lx", REC->reads, REC->count$' &&
 	[ "$(stat -c %a $T/markers_enable)" = 600 ]
 }
 ktap_test_result "events/markers/<name> files, fields and print fmt" test_files
@@ -103,8 +103,8 @@ test_record() {
 	echo 0 > $EV/subsys_mark2/enable
 	echo 0 > $EV/subsys_mark3/enable
 	grep subsys_mark $T/trace | sed 's/^/# trace: /'
-	has $T/trace ' subsys_mark3: arg0=1 arg1=40$' &&
-	has $T/trace ' subsys_mark2: arg0=dd$'
+	has $T/trace ' subsys_mark3: reads=1 count=40$' &&
+	has $T/trace ' subsys_mark2: comm=dd$'
 }
 ktap_test_result "trace: exact field values" test_record
 
@@ -114,7 +114,7 @@ test_pipe() {
 	hit 100
 	echo 0 > $EV/subsys_mark3/enable
 	timeout 2 cat $T/trace_pipe > "$TMP/pipe"
-	has "$TMP/pipe" ' subsys_mark3: arg0=2 arg1=64$'
+	has "$TMP/pipe" ' subsys_mark3: reads=2 count=64$'
 }
 ktap_test_result "trace_pipe: exact field values" test_pipe
 
@@ -123,9 +123,9 @@ test_ptr() {
 	echo 1 > $EV/subsys_mark1/enable
 	hit 1
 	echo 0 > $EV/subsys_mark1/enable
-	has $T/trace ' subsys_mark1: arg0=1 arg1=00000000[0-9a-f]{8}$' || return 1
+	has $T/trace ' subsys_mark1: nr=1 file=00000000[0-9a-f]{8}$' || return 1
 	echo 0 > $T/options/hash-ptr
-	has $T/trace ' subsys_mark1: arg0=1 arg1=ff[0-9a-f]{14}$'
+	has $T/trace ' subsys_mark1: nr=1 file=ff[0-9a-f]{14}$'
 	local ret=$?
 
 	echo 1 > $T/options/hash-ptr
@@ -143,10 +143,10 @@ test_bad_strings() {
 	echo 1 > $EV/example_str/enable
 	cat $DEBUGFS/marker-example/strings
 	echo 0 > $EV/example_str/enable
-	grep -o ' example_str: arg0=[12] .*' $T/trace | sed 's/^/# trace:/'
-	has $T/trace ' example_str: arg0=1 arg1=\(null\)$' &&
-	has $T/trace ' example_str: arg0=2 arg1=\(fault\)$' || return 1
-	long=$(sed -nE 's/.* example_str: arg0=3 arg1=(x*)$/\1/p' $T/trace)
+	grep -o ' example_str: nr=[12] .*' $T/trace | sed 's/^/# trace:/'
+	has $T/trace ' example_str: nr=1 str=\(null\)$' &&
+	has $T/trace ' example_str: nr=2 str=\(fault\)$' || return 1
+	long=$(sed -nE 's/.* example_str: nr=3 str=(x*)$/\1/p' $T/trace)
 	echo "# unterminated string recorded as ${#long} bytes"
 	[ "${#long}" = 255 ]
 }
@@ -161,8 +161,8 @@ test_values() {
 	local f want1 want2
 
 	[ -r $DEBUGFS/marker-example/values ] || { echo "# no values file"; return 1; }
-	want1=' example_packed: arg0=a arg1=-5 arg2=z arg3=-1234567890123$'
-	want2=' example_wide: arg0=b arg1=-6 arg2=y arg3=-9876543210 arg4=4000000000 arg5=deadbeef$'
+	want1=' example_packed: a -5 z -1234567890123$'
+	want2=' example_wide: c1=b i=-6 c2=y ll=-9876543210 u=4000000000 x=deadbeef$'
 	mkdir $INST || return 1
 	echo > $T/trace
 	for f in $EV/example_packed $EV/example_wide; do
@@ -188,20 +188,20 @@ ktap_test_result "values recorded exactly from registers and from va_list" \
 
 test_filter() {
 	echo > $T/trace
-	echo 'arg1 == 0x20' > $EV/subsys_mark3/filter || return 1
+	echo 'count == 0x20' > $EV/subsys_mark3/filter || return 1
 	echo 1 > $EV/subsys_mark3/enable
 	hit 32
 	hit 48
 	echo 0 > $EV/subsys_mark3/enable
 	echo 0 > $EV/subsys_mark3/filter
-	has $T/trace ' subsys_mark3: arg0=[0-9]+ arg1=20$' &&
-	! grep -q 'arg1=30' $T/trace
+	has $T/trace ' subsys_mark3: reads=[0-9]+ count=20$' &&
+	! grep -q 'count=30' $T/trace
 }
 ktap_test_result "filter on a marker field" test_filter
 
 test_trigger() {
 	echo > $T/trace
-	echo 'traceoff if arg1 == 48' > $EV/subsys_mark3/trigger || return 1
+	echo 'traceoff if count == 48' > $EV/subsys_mark3/trigger || return 1
 	echo 1 > $EV/subsys_mark3/enable
 	hit 32
 	[ "$(cat $T/tracing_on)" = 1 ] || return 1
@@ -219,7 +219,7 @@ test_instance() {
 	echo 1 > "$INST/events/markers/subsys_mark3/enable"
 	hit 16
 	echo 0 > "$INST/events/markers/subsys_mark3/enable"
-	has "$INST/trace" ' subsys_mark3: arg0=[0-9]+ arg1=10$' &&
+	has "$INST/trace" ' subsys_mark3: reads=[0-9]+ count=10$' &&
 	! grep -q subsys_mark3 $T/trace &&
 	rmdir "$INST"
 }
@@ -233,7 +233,7 @@ test_unload() {
 	[ -d $EV/subsys_mark3 ] || return 1
 	load marker-example || return 1
 	hit 8
-	has $T/trace ' subsys_mark3: arg0=1 arg1=8$' || return 1
+	has $T/trace ' subsys_mark3: reads=1 count=8$' || return 1
 	unload marker-example || return 1
 	echo 0 > $EV/subsys_mark3/enable
 	wait_for test ! -d $EV/subsys_mark3 || { echo "# event stayed"; return 1; }
@@ -249,7 +249,7 @@ test_removed_records() {
 	echo 1 > $EV/subsys_mark3/enable
 	hit 8
 	echo 0 > $EV/subsys_mark3/enable
-	has $T/trace ' subsys_mark3: arg0=1 arg1=8$' || return 1
+	has $T/trace ' subsys_mark3: reads=1 count=8$' || return 1
 	unload marker-example || return 1
 	wait_for test ! -d $EV/subsys_mark3 || { echo "# event stayed"; return 1; }
 	if grep -v '^#' $T/trace | grep -q .; then
@@ -301,9 +301,9 @@ test_glob_many() {
 	n=$(grep -c '^marker_many_' $T/markers_enable)
 	[ "$n" = 512 ] || { echo "# $n of 512 enabled"; return 1; }
 	cat $DEBUGFS/marker-many/trigger
-	n=$(grep -c ' marker_many_[0-7]*: arg0=' $T/trace)
+	n=$(grep -c ' marker_many_[0-7]*: nr=' $T/trace)
 	[ "$n" = 512 ] || { echo "# $n of 512 recorded"; return 1; }
-	has $T/trace 'marker_many_777: arg0=511$' || return 1
+	has $T/trace 'marker_many_777: nr=511$' || return 1
 	echo '!marker_many_*' > $T/markers_enable || return 1
 	t2=$(stat_applied); c2=$(stat_get applied_calls); r2=$(stat_get ipi_rounds)
 	[ $((t1 - t0)) = 1 ] && [ $((t2 - t1)) = 1 ] ||
@@ -340,7 +340,7 @@ else
 			{ sed 's/^/# /' "$TMP/tc.log"; return 1; }
 		trace-cmd report -i "$TMP/tc.dat" > "$TMP/tc.txt" 2>&1
 		sed 's/^/# trace-cmd: /' "$TMP/tc.txt" | grep subsys_mark3 | head -2
-		has "$TMP/tc.txt" 'subsys_mark3: +arg0=[0-9]+ arg1=18$'
+		has "$TMP/tc.txt" 'subsys_mark3: +reads=[0-9]+ count=18$'
 	}
 	ktap_test_result "trace-cmd record/report decodes fields" test_trace_cmd
 fi
@@ -355,7 +355,7 @@ else
 			{ sed 's/^/# /' "$TMP/perf.log"; return 1; }
 		"$PERF" script -i "$TMP/perf.data" > "$TMP/perf.txt" 2>&1
 		sed 's/^/# perf: /' "$TMP/perf.txt" | head -2
-		has "$TMP/perf.txt" 'markers:subsys_mark3: arg0=[0-9]+ arg1=28$' || return 1
+		has "$TMP/perf.txt" 'markers:subsys_mark3: reads=[0-9]+ count=28$' || return 1
 		"$PERF" stat -x, -e markers:subsys_mark3 \
 			dd if=$TRIGGER of=/dev/null bs=40 count=1 2> "$TMP/stat.txt" >/dev/null
 		has "$TMP/stat.txt" '^1,+markers:subsys_mark3'
