@@ -244,19 +244,20 @@ def table(rows, guest_unit):
     section('atomic', ['irqs_on_nothing', 'irq_save_restore'], 'irqs_on_nothing')
     nops = ['baseline', 'jmp2', 'jmp5', 'nop3_2', 'nop66x4_90', 'p6_nop5']
     section('nop', nops, 'baseline', {v: v for v in nops})
-    rec = [r for r in rows if r['case'] == 'record' and r['source'] == 'guest']
+    # bpf: the same bpftrace program on the marker's and the tracepoint's event
+    rec = [r for r in rows if r['case'] in ('record', 'bpf') and r['source'] == 'guest']
     rb = val(rows, 'guest', 'record', 'nothing')
     for r in rec:
         if r['variant'] == 'nothing':
             continue
         if r['unit'].startswith('skip'):
-            line('record', r['variant'], 'skipped', '', '', '')
+            line(r['case'], r['variant'], 'skipped', '', '', '')
             lines.append(f'    ({r["unit"][5:]})')
         elif r['unit'] == 'tsc':
             b = rb
             if r['variant'] == 'kprobe_event':
                 b = val(rows, 'guest', 'record', 'kprobe_event_call_only')
-            line('record', r['variant'], fmt(r['value']),
+            line(r['case'], r['variant'], fmt(r['value']),
                  fmt(r['value'] - b if b is not None and
                      r['variant'] != 'kprobe_event_call_only' else None), '-', '-')
     for r in rows:
@@ -338,6 +339,9 @@ def claims(rows):
           lambda a, b: a <= b)
     claim('MARK record <= 0.5 x trace_printk', rm and rm - rb, rp and 0.5 * (rp - rb),
           lambda a, b: a <= b)
+    bm, bt = g('bpf', 'mark'), g('bpf', 'tracepoint')
+    claim('BPF program on a marker event <= on the TRACE_EVENT', bm and bm - rb,
+          bt and bt - rb, lambda a, b: a <= b)
     for b in MACRO_BENCHES:
         m, u = macro_median(rows, 'marked_' + b), macro_median(rows, 'unmarked_' + b)
         claim(f'macro {b}: markers placed, no probe, |delta| < 1% (percent)',

@@ -108,8 +108,11 @@ struct tm_arg {
  * @clear: some padding is not covered by the fields' stores; clear the
  *	record before filling it
  * @gone: the marker lost its sites; remove the event once disabled
+ * @slots: every field is stored as 8 bytes, field i at 8 * (i + 1): a
+ *	record is the argument slots, masked
  * @used: the event was enabled in a trace instance: its records may be in
  *	the ring buffers
+ * @mask: the bits of each argument slot its field keeps, for @slots
  * @args: the fields
  */
 struct tm_event {
@@ -124,7 +127,9 @@ struct tm_event {
 	bool has_str;
 	bool clear;
 	bool gone;
+	bool slots;
 	bool used;
+	u64 mask[MARKER_MAX_ARGS];
 	struct tm_arg args[MARKER_MAX_ARGS];
 };
 
@@ -224,12 +229,57 @@ static __always_inline void tm_clear(const struct tm_event *ev, void *rec)
 /*
  * Fill @rec, whose trace_entry is filled, with the arguments of a hit of
  * an event without strings: nothing is staged, each argument is stored
- * once, together with the padding after it.
+ * once, together with the padding after it.  Most events store every
+ * field as 8 bytes, and their records are the masked argument slots.
  */
-static void tm_record(const struct tm_event *ev, const u64 *args, void *rec)
+static __always_inline void tm_record(const struct tm_event *ev,
+				      const u64 *args, void *rec)
 {
+	u64 *dst = rec + sizeof(struct trace_entry);
+	const u64 *mask = ev->mask;
 	unsigned int i;
 
+	if (likely(ev->slots)) {
+		switch (ev->nr_args) {
+		case 12:
+			dst[11] = args[11] & mask[11];
+			fallthrough;
+		case 11:
+			dst[10] = args[10] & mask[10];
+			fallthrough;
+		case 10:
+			dst[9] = args[9] & mask[9];
+			fallthrough;
+		case 9:
+			dst[8] = args[8] & mask[8];
+			fallthrough;
+		case 8:
+			dst[7] = args[7] & mask[7];
+			fallthrough;
+		case 7:
+			dst[6] = args[6] & mask[6];
+			fallthrough;
+		case 6:
+			dst[5] = args[5] & mask[5];
+			fallthrough;
+		case 5:
+			dst[4] = args[4] & mask[4];
+			fallthrough;
+		case 4:
+			dst[3] = args[3] & mask[3];
+			fallthrough;
+		case 3:
+			dst[2] = args[2] & mask[2];
+			fallthrough;
+		case 2:
+			dst[1] = args[1] & mask[1];
+			fallthrough;
+		case 1:
+			dst[0] = args[0] & mask[0];
+			break;
+		}
+		return;
+	}
 	tm_clear(ev, rec);
 	for (i = 0; i < ev->nr_args; i++) {
 		const struct tm_arg *a = &ev->args[i];
@@ -732,6 +782,7 @@ static void tm_layout(struct tm_event *ev)
 		ev->has_str |= ev->args[i].type == MARKER_ARG_STR;
 	}
 	ev->size = off;
+	ev->slots = !ev->has_str;
 	/* Let each store cover the padding after its field. */
 	for (i = 0; i < ev->nr_args; i++) {
 		struct tm_arg *a = &ev->args[i];
@@ -740,10 +791,14 @@ static void tm_layout(struct tm_event *ev)
 
 		a->width = tm_field_size(a->type);
 		a->mask = GENMASK_ULL(a->width * BITS_PER_BYTE - 1, 0);
+		ev->mask[i] = a->mask;
 		if (is_power_of_2(span) && span <= sizeof(u64))
 			a->width = span;
 		else
 			ev->clear = true;
+		if (a->width != sizeof(u64) ||
+		    a->offset != sizeof(struct trace_entry) + i * sizeof(u64))
+			ev->slots = false;
 	}
 }
 

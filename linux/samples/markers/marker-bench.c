@@ -19,10 +19,13 @@
  *           static key batch: time, IPI rounds, text_poke batches
  *   record  (on request, through the "run" file) a site whose trace event
  *           was enabled from tracefs by the caller
+ *   bpf     (on request) a site whose trace event has a BPF program the
+ *           caller attached
  *
  * Cases off to flip run at load; <debugfs>/marker-bench/results (root
  * only) then shows one "case,variant,n,value,unit" line per figure.  Writing
- * "record <variant>" to <debugfs>/marker-bench/run appends a record row;
+ * "record <variant>" or "bpf <variant>" to <debugfs>/marker-bench/run
+ * appends a row;
  * "on kprobe" measures the kprobe again (e.g. after the caller switched
  * debug.kprobes-optimization).
  *
@@ -250,7 +253,9 @@ BENCH_LOOP(call_target, bench_kp_target((int)i, &bench_sink_int))
 BENCH_LOOP(call_kpe_target, bench_kpe_target((int)i, &bench_sink_int))
 
 /* Case record: enabled from tracefs by the caller. */
-BENCH_LOOP(rec_mark, MARK(bench_rec, "%d %p", (int)i, &bench_sink_int))
+/* Named as the fields of marker_bench_tp, so one BPF program reads both. */
+BENCH_LOOP(rec_mark,
+	   MARK(bench_rec, "nr=%d ptr=%p", (int)i, &bench_sink_int))
 /* What trace_printk() expands to, under a name checkpatch lets through. */
 BENCH_LOOP(rec_printk, do_trace_printk("%d %p\n", (int)i, &bench_sink_int))
 
@@ -685,7 +690,10 @@ static void bench_all(void)
 	bench_flip();
 }
 
-/* Case record: the caller enabled the event behind @variant. */
+/*
+ * Cases record and bpf: the caller enabled the event behind @variant, or
+ * attached a BPF program to it.
+ */
 static const struct bench_case bench_record_cases[] = {
 	{ "record", "mark", bench_loop_rec_mark },
 	{ "record", "tracepoint", bench_loop_tracepoint_off },
@@ -693,6 +701,8 @@ static const struct bench_case bench_record_cases[] = {
 	{ "record", "kprobe_event", bench_loop_call_kpe_target },
 	{ "record", "kprobe_event_call_only", bench_loop_call_kpe_target },
 	{ "record", "nothing", bench_loop_nothing },
+	{ "bpf", "mark", bench_loop_rec_mark },
+	{ "bpf", "tracepoint", bench_loop_tracepoint_off },
 };
 
 static int bench_run(const char *cmd)
@@ -703,16 +713,18 @@ static int bench_run(const char *cmd)
 		bench_on_kprobe();
 		return 0;
 	}
-	if (!str_has_prefix(cmd, "record "))
-		return -EINVAL;
-	cmd = skip_spaces(cmd + strlen("record "));
 	for (i = 0; i < ARRAY_SIZE(bench_record_cases); i++) {
-		if (!strcmp(cmd, bench_record_cases[i].variant)) {
-			bench_run_case(&bench_record_cases[i]);
+		const struct bench_case *bc = &bench_record_cases[i];
+		size_t len = strlen(bc->c);
+
+		if (!strncmp(cmd, bc->c, len) && cmd[len] == ' ' &&
+		    !strcmp(skip_spaces(cmd + len), bc->variant)) {
+			bench_run_case(bc);
 			return 0;
 		}
 	}
-	return -ENOENT;
+	return str_has_prefix(cmd, "record ") || str_has_prefix(cmd, "bpf ") ?
+	       -ENOENT : -EINVAL;
 }
 
 static ssize_t bench_run_write(struct file *file, const char __user *ubuf,

@@ -17,6 +17,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* The array map's entries, as marker_bpf.bpf.c stores them. */
 static const struct {
 	const char *name;
@@ -83,7 +85,7 @@ int main(int argc, char **argv)
 	fd = bpf_object__find_map_fd_by_name(obj, "vals");
 	if (fd < 0)
 		goto out;
-	for (key = 0; key < sizeof(vals) / sizeof(vals[0]); key++) {
+	for (key = 0; key < ARRAY_SIZE(vals); key++) {
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			goto out;
 		if (vals[key].is_signed)
