@@ -97,7 +97,8 @@ run_bpftrace() {
 # bpftrace 0.17 without kernel BTF parses the kernel's headers first.
 if "$BPFTRACE" -e 'BEGIN { exit(); }' 2>&1 | grep -q 'kconfig.h.* not found'; then
 	for t in "lists" "one-liner" "decodes" "string fields"; do
-		ktap_test_skip "bpftrace $t (no kernel headers: /lib/modules/$(uname -r)/build or BPFTRACE_KERNEL_SOURCE)"
+		ktap_test_skip "bpftrace $t (no kernel headers in" \
+			"/lib/modules/$(uname -r)/build or BPFTRACE_KERNEL_SOURCE)"
 	done
 	ktap_finished
 fi
@@ -122,13 +123,23 @@ ktap_test_result "bpftrace one-liner over a named field" test_oneliner
 # before its conversion: arg0).
 test_decode() {
 	run_bpftrace '
-tracepoint:markers:decode_int { printf("min=%d max=%d neg=%d\n", args->min, args->max, args->neg); }
-tracepoint:markers:decode_uint { printf("max=%u hex=%x HEX=%X\n", args->max, args->hex, args->HEX); }
-tracepoint:markers:decode_char { printf("a=%c n=%d b=%c w=%lld z=%c\n", args->a, args->n, args->b, args->w, args->z); }
-tracepoint:markers:decode_long { printf("lmin=%ld lmax=%ld ulmax=%lu\n", args->lmin, args->lmax, args->ulmax); }
-tracepoint:markers:decode_ll { printf("llmin=%lld ullmax=%llu llx=%llx\n", args->llmin, args->ullmax, args->llx); }
-tracepoint:markers:decode_size { printf("zd=%ld zu=%lu zx=%lx\n", args->zd, args->zu, args->zx); }
-tracepoint:markers:decode_flags { printf("w=[%8d] l=[%-6d] z=%08x\n", args->arg0, args->arg1, args->z); }
+tracepoint:markers:decode_int {
+	printf("min=%d max=%d neg=%d\n", args->min, args->max, args->neg); }
+tracepoint:markers:decode_uint {
+	printf("max=%u hex=%x HEX=%X\n", args->max, args->hex, args->HEX); }
+tracepoint:markers:decode_char {
+	printf("a=%c n=%d b=%c w=%lld z=%c\n", args->a, args->n, args->b,
+	       args->w, args->z); }
+tracepoint:markers:decode_long {
+	printf("lmin=%ld lmax=%ld ulmax=%lu\n", args->lmin, args->lmax,
+	       args->ulmax); }
+tracepoint:markers:decode_ll {
+	printf("llmin=%lld ullmax=%llu llx=%llx\n", args->llmin, args->ullmax,
+	       args->llx); }
+tracepoint:markers:decode_size {
+	printf("zd=%ld zu=%lu zx=%lx\n", args->zd, args->zu, args->zx); }
+tracepoint:markers:decode_flags {
+	printf("w=[%8d] l=[%-6d] z=%08x\n", args->arg0, args->arg1, args->z); }
 ' "cat $DECODE" > "$TMP/decode.txt"
 	grep -v '^Attaching' "$TMP/decode.txt" | grep . > "$TMP/decode2.txt"
 	same "$TMP/decode2.txt" "min=-2147483648 max=2147483647 neg=-1
@@ -142,8 +153,9 @@ w=[      42] l=[-42   ] z=0000beef"
 ktap_test_result "bpftrace prints the marker-decode fields as the trace file does" test_decode
 
 test_string() {
-	run_bpftrace 'tracepoint:markers:decode_str { printf("prec=%s null=%s bad=%s\n", str(args->prec, 3), str(args->null), str(args->bad)); }' \
-		"cat $DECODE" > "$TMP/str.txt"
+	run_bpftrace 'tracepoint:markers:decode_str {
+	printf("prec=%s null=%s bad=%s\n", str(args->prec, 3), str(args->null),
+	       str(args->bad)); }' "cat $DECODE" > "$TMP/str.txt"
 	sed 's/^/# /' "$TMP/str.txt"
 	has "$TMP/str.txt" '^prec=abc null=\(null\) bad=\(fault\)$'
 }

@@ -24,21 +24,35 @@ TRIGGER=/sys/kernel/debug/marker-decode/trigger
 TMP=
 
 LONG=$(printf 'y%.0s' $(seq 255))
-# event<TAB>expected text
+# Each event's line, then the text every tool must print for it, indented
 TABLE=$(sed "s/@LONG@/$LONG/" <<'END'
-decode_int	min=-2147483648 max=2147483647 neg=-1
-decode_uint	max=4294967295 hex=deadbeef HEX=0XABCDEF oct=0755
-decode_short	s=-2 us=65535 sc=-128 uc=255 hx=ab
-decode_char	a=Q n=-3 b=~ w=-9223372036854775808 z=!
-decode_long	lmin=-9223372036854775808 lmax=9223372036854775807 ulmax=18446744073709551615 lx=0xfeedface
-decode_ll	llmin=-9223372036854775808 ullmax=18446744073709551615 llx=123456789abcdef llo=1777
-decode_size	zd=-3 zu=18446744073709551615 zx=abc
-decode_flags	w=[      42] l=[-42   ] z=0000beef pr=007 ws=[   ab] ls=[cd   ] wc=[  k]
-decode_str	empty=[] prec=abc null=(null) bad=(fault) long=@LONG@
-decode_text	100% "q" \ n=1
-decode_plain	-2 255 ab Q -3 18446744073709551615
+decode_int
+	min=-2147483648 max=2147483647 neg=-1
+decode_uint
+	max=4294967295 hex=deadbeef HEX=0XABCDEF oct=0755
+decode_short
+	s=-2 us=65535 sc=-128 uc=255 hx=ab
+decode_char
+	a=Q n=-3 b=~ w=-9223372036854775808 z=!
+decode_long
+	lmin=-9223372036854775808 lmax=9223372036854775807 ulmax=18446744073709551615 lx=0xfeedface
+decode_ll
+	llmin=-9223372036854775808 ullmax=18446744073709551615 llx=123456789abcdef llo=1777
+decode_size
+	zd=-3 zu=18446744073709551615 zx=abc
+decode_flags
+	w=[      42] l=[-42   ] z=0000beef pr=007 ws=[   ab] ls=[cd   ] wc=[  k]
+decode_str
+	empty=[] prec=abc null=(null) bad=(fault) long=@LONG@
+decode_text
+	100% "q" \ n=1
+decode_plain
+	-2 255 ab Q -3 18446744073709551615
 END
 )
+EVENTS=$(grep -v '^[[:space:]]' <<< "$TABLE")
+PLAIN_FMT='^print fmt: "%hd %hhu %hhx %s %ld %lu", '
+PLAIN_FMT+='REC->arg0, REC->arg1, REC->arg2, REC->arg3, REC->arg4, REC->arg5$'
 
 cleanup() {
 	echo '!decode_*' > $T/markers_enable 2>/dev/null
@@ -51,7 +65,8 @@ cleanup() {
 check() {
 	local tool=$1 file=$2 ev want got
 
-	while IFS=$'\t' read -r ev want; do
+	while read -r ev && IFS= read -r want; do
+		want=${want#$'\t'}
 		got=$(awk -F'\t' -v e="$ev" '$1 == e { print $2; exit }' "$file")
 		if [ "$got" = "$want" ]; then
 			ktap_test_pass "$tool: $ev"
@@ -77,14 +92,13 @@ load marker-decode
 TMP=$(mktemp -d)
 trap cleanup EXIT
 
-ROWS=$(wc -l <<< "$TABLE")
+ROWS=$(wc -l <<< "$EVENTS")
 ktap_set_plan $((3 * ROWS + 2))
 
 # The fields are named as the sites name them, arg<N> where they don't.
 if grep -q 'field:int min;' $EV/decode_int/format &&
 	grep -q 'field:char arg3;' $EV/decode_plain/format &&
-	grep -q '^print fmt: "%hd %hhu %hhx %s %ld %lu", REC->arg0, REC->arg1, REC->arg2, REC->arg3, REC->arg4, REC->arg5$' \
-		$EV/decode_plain/format; then
+	grep -q "$PLAIN_FMT" $EV/decode_plain/format; then
 	ktap_test_pass "fields named by the format, print fmt binds each conversion"
 else
 	sed 's/^/# /' $EV/decode_plain/format
@@ -105,7 +119,7 @@ split < $T/trace > "$TMP/trace.txt"
 check "trace file" "$TMP/trace.txt"
 
 if ! command -v trace-cmd >/dev/null; then
-	for ev in $(cut -f1 <<< "$TABLE"); do
+	for ev in $EVENTS; do
 		ktap_test_skip "trace-cmd report: $ev (trace-cmd not installed)"
 	done
 else
@@ -117,7 +131,7 @@ fi
 
 PERF=$(markers_find_perf)
 if [ -z "$PERF" ]; then
-	for ev in $(cut -f1 <<< "$TABLE"); do
+	for ev in $EVENTS; do
 		ktap_test_skip "perf script: $ev (no working perf binary)"
 	done
 else

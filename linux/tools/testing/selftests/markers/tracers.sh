@@ -21,7 +21,8 @@ T=/sys/kernel/tracing
 EV=$T/events/markers
 TRIGGER=/sys/kernel/debug/marker-example/trigger
 SAVE='hist:keys=common_pid:ts0=common_timestamp.usecs:nr0=nr'
-MATCH='hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(markers.subsys_mark1).trace(mark_lat,$lat,$nr0)'
+MATCH='hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:'
+MATCH+='onmatch(markers.subsys_mark1).trace(mark_lat,$lat,$nr0)'
 EPROBE='e:mgrp/mark3 markers.subsys_mark3 cnt=$count:u64 rd=$reads:u64'
 EPROBE_STR='e:mgrp/mark2 markers.subsys_mark2 who=$comm:string'
 
