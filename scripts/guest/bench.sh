@@ -39,30 +39,20 @@ record() {
 	[ "$enable" = - ] || echo 0 > "$enable"
 }
 
-# bpf <variant> <system:event>: one bpf row with the same bpftrace program
-# attached to the event, or a note row without bpftrace
-bpf() {
-	local variant=$1 log=/tmp/bench-bpftrace.log pid i
+# bpf_rows: the bpf rows, the same BPF program on markers:bench_rec and on
+# marker_bench:marker_bench_tp, attached with libbpf by the markers
+# kselftest's marker_bpf (scripts/bench/bench_bpf.bpf.c, built on the host)
+bpf_rows() {
+	local obj=$KSFT/../host/bench_bpf.bpf.o loader=$KSFT/markers/marker_bpf v
 
-	if ! command -v bpftrace > /dev/null; then
-		echo "bpf,$variant,0,0,skip:bpftrace not installed"
+	if [ ! -x "$loader" ] || [ ! -e "$obj" ]; then
+		for v in mark tracepoint; do
+			echo "bpf,$v,0,0,skip:no marker_bpf or bench_bpf.bpf.o (clang, libbpf)"
+		done
 		return
 	fi
-	bpftrace -e "tracepoint:$2 { @sum = sum(args->nr); }" > $log 2>&1 &
-	pid=$!
-	for i in $(seq 600); do
-		grep -q '^Attaching' $log && break
-		kill -0 $pid 2> /dev/null || break
-		sleep 0.5
-	done
-	if grep -q '^Attaching' $log; then
-		sleep 1
-		echo "bpf $variant" > "$D/run"
-	else
-		echo "bpf,$variant,0,0,skip:bpftrace did not attach: $(tail -n 2 $log | tr '\n,' '  ')"
-	fi
-	kill -INT $pid 2> /dev/null
-	wait $pid
+	"$loader" "$obj" "$D/run" 0 "bpf mark" "bpf tracepoint" ||
+		echo "bpf,all,0,0,skip:marker_bpf failed"
 }
 
 if [ -w "$KOPT" ]; then
@@ -87,8 +77,7 @@ if [ -d "$T" ]; then
 		echo "record,kprobe_event,0,0,skip:kprobe event not accepted: $(tail -n 3 "$T/error_log" | tr '\n,' '  ')" >> "$NOTES"
 	fi
 	record trace_printk - >> "$NOTES"
-	bpf mark markers:bench_rec >> "$NOTES"
-	bpf tracepoint marker_bench:marker_bench_tp >> "$NOTES"
+	bpf_rows >> "$NOTES"
 	echo "== $(wc -l < "$T/trace") lines in the trace buffer"
 	echo > "$T/trace"
 else

@@ -5,7 +5,11 @@
  * given as argument once per count, and print what the programs saw:
  * "name value" lines, in decimal, signed where the field is.
  *
- * Usage: marker_bpf <object> <trigger file> <count>
+ * With commands after the count, write each of them to the file instead
+ * and print nothing: "make bench" runs its BPF case with another object
+ * this way.
+ *
+ * Usage: marker_bpf <object> <file> <count> [<command>...]
  */
 
 #include <errno.h>
@@ -29,6 +33,18 @@ static const struct {
 	{ "a", 1 }, { "n", 1 }, { "b", 1 }, { "w", 1 }, { "z", 1 },
 };
 
+static int command(const char *path, const char *cmd)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, strlen(cmd)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 static int hit(const char *path)
 {
 	char buf[64];
@@ -51,8 +67,9 @@ int main(int argc, char **argv)
 	__u64 val;
 	__u32 key;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s <object> <trigger> <count>\n", argv[0]);
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s <object> <file> <count> [<command>...]\n",
+			argv[0]);
 		return 2;
 	}
 	obj = bpf_object__open_file(argv[1], NULL);
@@ -74,6 +91,18 @@ int main(int argc, char **argv)
 		}
 		if (nr_links < 8)
 			links[nr_links++] = link;
+	}
+	if (argc > 4) {
+		for (i = 4; i < argc; i++) {
+			n = command(argv[2], argv[i]);
+			if (n) {
+				fprintf(stderr, "write %s to %s: %s\n", argv[i],
+					argv[2], strerror(-n));
+				goto out;
+			}
+		}
+		ret = 0;
+		goto out;
 	}
 	n = atoi(argv[3]);
 	for (i = 0; i < n; i++) {
