@@ -95,6 +95,37 @@ ok 1 selftests: ftrace: ftracetest-ktap
             ])
             self.assertTrue(all(r[2] for r in res.rows if r[1] == 'skip'))
 
+    def test_ftracetest_rerun_alone(self):
+        tap = """TAP version 13
+1..1
+# selftests: ftrace: ftracetest-ktap
+# TAP version 13
+# 1..3
+# ok 1 plain case
+# not ok 2 order dependent
+# # execute: /tmp/ksft/ftrace/test.d/trigger/a.tc
+# # + echo
+# not ok 3 (instance) really broken
+# # execute (instance) : /tmp/ksft/ftrace/test.d/trigger/b.tc
+# # Totals: pass:1 fail:2 xfail:0 xpass:0 skip:0 error:0
+not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
+"""
+        for alone, want, top in (
+                ('pass /tmp/ksft/ftrace/test.d/trigger/a.tc\n'
+                 'fail /tmp/ksft/ftrace/test.d/trigger/b.tc\n', ['ok', 'ok', 'fail'], 'fail'),
+                ('pass /tmp/ksft/ftrace/test.d/trigger/a.tc\n'
+                 'pass /tmp/ksft/ftrace/test.d/trigger/b.tc\n', ['ok', 'ok', 'ok'], 'ok'),
+                (None, ['ok', 'fail', 'fail'], 'fail')):
+            with tempfile.TemporaryDirectory() as d:
+                with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+                    f.write(tap)
+                if alone is not None:
+                    with open(os.path.join(d, 'ftrace-alone.txt'), 'w') as f:
+                        f.write(alone)
+                res = mk.Results()
+                mk.parse_kselftest(d, res)
+                self.assertEqual([r[1] for r in res.rows], want + [top])
+
     def test_kselftest_runner_died(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, 'kselftest.tap'), 'w') as f:

@@ -41,6 +41,21 @@ if [ -x "$KSFT/run_kselftest.sh" ]; then
 		$colls 2>&1; echo "runner exit $?") | \
 		cat > "$OUT/kselftest.tap"
 fi
+# A mainline ftracetest case that failed in the full run is run again
+# alone, so that the host can tell a failure that follows from earlier
+# cases (a timing or leftover dependence of the suite) from one that
+# does not: "pass|fail <case file>" lines in ftrace-alone.txt.
+if [ -f "$OUT/kselftest.tap" ] && [ -x /tmp/ksft/ftrace/ftracetest ]; then
+	: > "$OUT/ftrace-alone.txt"
+	sed -n 's/^# # execute[^:]*: \(.*\.tc\)$/\1/p' "$OUT/kselftest.tap" | sort -u |
+	while read -r tc; do
+		if (cd /tmp/ksft/ftrace && ./ftracetest "$tc" > /dev/null 2>&1); then
+			echo "pass $tc" >> "$OUT/ftrace-alone.txt"
+		else
+			echo "fail $tc" >> "$OUT/ftrace-alone.txt"
+		fi
+	done
+fi
 # Self-checking test modules: loading fails if a check fails.
 : > "$OUT/modtests.txt"
 for m in test_static_key_base:test_static_keys; do

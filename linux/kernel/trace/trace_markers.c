@@ -56,10 +56,18 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include <asm/byteorder.h>
+
 #include "trace.h"
 #include "trace_output.h"
 
 #define TM_SYSTEM		"markers"
+/* A store wider than its field puts the field in its low bytes. */
+#ifdef __LITTLE_ENDIAN
+#define TM_WIDE_STORES		true
+#else
+#define TM_WIDE_STORES		false
+#endif
 /* Bound of one %s copy, with its NUL, and of all copies of one hit. */
 #define TM_STR_MAX		256
 #define TM_STR_ROOM		2048
@@ -240,44 +248,13 @@ static __always_inline void tm_record(const struct tm_event *ev,
 	unsigned int i;
 
 	if (likely(ev->slots)) {
-		switch (ev->nr_args) {
-		case 12:
-			dst[11] = args[11] & mask[11];
-			fallthrough;
-		case 11:
-			dst[10] = args[10] & mask[10];
-			fallthrough;
-		case 10:
-			dst[9] = args[9] & mask[9];
-			fallthrough;
-		case 9:
-			dst[8] = args[8] & mask[8];
-			fallthrough;
-		case 8:
-			dst[7] = args[7] & mask[7];
-			fallthrough;
-		case 7:
-			dst[6] = args[6] & mask[6];
-			fallthrough;
-		case 6:
-			dst[5] = args[5] & mask[5];
-			fallthrough;
-		case 5:
-			dst[4] = args[4] & mask[4];
-			fallthrough;
-		case 4:
-			dst[3] = args[3] & mask[3];
-			fallthrough;
-		case 3:
-			dst[2] = args[2] & mask[2];
-			fallthrough;
-		case 2:
+		/* Most markers have one or two arguments: test those first. */
+		for (i = ev->nr_args; i > 2; i--)
+			dst[i - 1] = args[i - 1] & mask[i - 1];
+		if (i > 1)
 			dst[1] = args[1] & mask[1];
-			fallthrough;
-		case 1:
+		if (i > 0)
 			dst[0] = args[0] & mask[0];
-			break;
-		}
 		return;
 	}
 	tm_clear(ev, rec);
@@ -462,13 +439,30 @@ static __always_inline void tm_perf_submit(struct tm_event *ev,
 				  1, regs, head, NULL);
 }
 
+/* Events with strings: staged in a struct tm_values first. */
+static noinline void tm_perf_str(struct tm_event *ev, const u64 *args,
+				 struct hlist_head *head)
+{
+	struct pt_regs *regs;
+	struct tm_values v;
+	int rctx;
+	void *rec;
+
+	tm_gather(ev, args, &v);
+	rec = tm_perf_alloc(ev, v.dyn, &regs, &rctx);
+	if (rec) {
+		tm_fill(ev, &v, rec);
+		tm_perf_submit(ev, v.dyn, rec, regs, rctx, head);
+	}
+	tm_scratch_put(&v);
+}
+
 static void tm_perf_probe(void *data, const struct marker *m,
 			  const u64 *args)
 {
 	struct tm_event *ev = data;
 	struct hlist_head *head;
 	struct pt_regs *regs;
-	struct tm_values v;
 	int rctx;
 	void *rec;
 
@@ -476,19 +470,15 @@ static void tm_perf_probe(void *data, const struct marker *m,
 	head = this_cpu_ptr(ev->call.perf_events);
 	if (!bpf_prog_array_valid(&ev->call) && hlist_empty(head))
 		return;
-	v.dyn = 0;
-	v.slot = false;
-	if (ev->has_str)
-		tm_gather(ev, args, &v);
-	rec = tm_perf_alloc(ev, v.dyn, &regs, &rctx);
-	if (rec) {
-		if (ev->has_str)
-			tm_fill(ev, &v, rec);
-		else
-			tm_record(ev, args, rec);
-		tm_perf_submit(ev, v.dyn, rec, regs, rctx, head);
+	if (ev->has_str) {
+		tm_perf_str(ev, args, head);
+		return;
 	}
-	tm_scratch_put(&v);
+	rec = tm_perf_alloc(ev, 0, &regs, &rctx);
+	if (rec) {
+		tm_record(ev, args, rec);
+		tm_perf_submit(ev, 0, rec, regs, rctx, head);
+	}
 }
 
 #endif
@@ -783,7 +773,10 @@ static void tm_layout(struct tm_event *ev)
 	}
 	ev->size = off;
 	ev->slots = !ev->has_str;
-	/* Let each store cover the padding after its field. */
+	/*
+	 * Let each store cover the padding after its field, where the low
+	 * bytes of a wider store are the field's: on little-endian CPUs.
+	 */
 	for (i = 0; i < ev->nr_args; i++) {
 		struct tm_arg *a = &ev->args[i];
 		unsigned int end = i + 1 < ev->nr_args ? a[1].offset : off;
@@ -792,7 +785,9 @@ static void tm_layout(struct tm_event *ev)
 		a->width = tm_field_size(a->type);
 		a->mask = GENMASK_ULL(a->width * BITS_PER_BYTE - 1, 0);
 		ev->mask[i] = a->mask;
-		if (is_power_of_2(span) && span <= sizeof(u64))
+		if (span == a->width ||
+		    (TM_WIDE_STORES && is_power_of_2(span) &&
+		     span <= sizeof(u64)))
 			a->width = span;
 		else
 			ev->clear = true;
