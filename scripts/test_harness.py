@@ -126,6 +126,28 @@ not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
                 mk.parse_kselftest(d, res)
                 self.assertEqual([r[1] for r in res.rows], want + [top])
 
+    def test_ftracetest_tcg_timing(self):
+        tap = """TAP version 13
+1..1
+# selftests: ftrace: ftracetest-ktap
+# TAP version 13
+# 1..2
+# ok 1 event trigger - test poll wait on histogram
+# not ok 2 (instance) event trigger - test poll wait on histogram
+# # execute (instance) : /tmp/ksft/ftrace/test.d/trigger/trigger-hist-poll.tc
+# # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
+"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+                f.write(tap)
+            with open(os.path.join(d, 'ftrace-alone.txt'), 'w') as f:
+                f.write('fail /tmp/ksft/ftrace/test.d/trigger/trigger-hist-poll.tc\n')
+            res = mk.Results()
+            mk.parse_kselftest(d, res)
+            self.assertEqual([r[1] for r in res.rows], ['ok', 'skip', 'ok'])
+            self.assertIn('TCG timing', res.rows[1][2])
+
     def test_kselftest_runner_died(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
