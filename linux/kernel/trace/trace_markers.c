@@ -100,6 +100,19 @@ struct tm_arg {
 	u64 mask;
 };
 
+/*
+ * Records of most events are their argument slots, masked: no strings,
+ * every field stored as 8 bytes, field i at 8 * (i + 1).  Their probes
+ * are built for one, two or n slots.  Other events take the general
+ * probes, which read the layout of each field.
+ */
+enum tm_layout {
+	TM_GENERAL,
+	TM_SLOTS1,
+	TM_SLOTS2,
+	TM_SLOTS_N,
+};
+
 /**
  * struct tm_event - the trace event of one marker
  * @call: the event, flagged TRACE_EVENT_FL_TRACEPOINT so that BPF
@@ -116,11 +129,10 @@ struct tm_arg {
  * @clear: some padding is not covered by the fields' stores; clear the
  *	record before filling it
  * @gone: the marker lost its sites; remove the event once disabled
- * @slots: every field is stored as 8 bytes, field i at 8 * (i + 1): a
- *	record is the argument slots, masked
  * @used: the event was enabled in a trace instance: its records may be in
  *	the ring buffers
- * @mask: the bits of each argument slot its field keeps, for @slots
+ * @layout: enum tm_layout, the probes the event registers
+ * @mask: the bits of each argument slot its field keeps
  * @args: the fields
  */
 struct tm_event {
@@ -135,8 +147,8 @@ struct tm_event {
 	bool has_str;
 	bool clear;
 	bool gone;
-	bool slots;
 	bool used;
+	u8 layout;
 	u64 mask[MARKER_MAX_ARGS];
 	struct tm_arg args[MARKER_MAX_ARGS];
 };
@@ -236,33 +248,33 @@ static __always_inline void tm_clear(const struct tm_event *ev, void *rec)
 
 /*
  * Fill @rec, whose trace_entry is filled, with the arguments of a hit of
- * an event without strings: nothing is staged, each argument is stored
- * once, together with the padding after it.  Most events store every
- * field as 8 bytes, and their records are the masked argument slots.
+ * an event without strings whose record is not the argument slots: each
+ * argument is stored once, together with the padding after it.
  */
-static __always_inline void tm_record(const struct tm_event *ev,
-				      const u64 *args, void *rec)
+static void tm_record(const struct tm_event *ev, const u64 *args, void *rec)
 {
-	u64 *dst = rec + sizeof(struct trace_entry);
-	const u64 *mask = ev->mask;
 	unsigned int i;
 
-	if (likely(ev->slots)) {
-		/* Most markers have one or two arguments: test those first. */
-		for (i = ev->nr_args; i > 2; i--)
-			dst[i - 1] = args[i - 1] & mask[i - 1];
-		if (i > 1)
-			dst[1] = args[1] & mask[1];
-		if (i > 0)
-			dst[0] = args[0] & mask[0];
-		return;
-	}
 	tm_clear(ev, rec);
 	for (i = 0; i < ev->nr_args; i++) {
 		const struct tm_arg *a = &ev->args[i];
 
 		tm_store(rec + a->offset, a->width, tm_fetch(ev, i, args));
 	}
+}
+
+/*
+ * Most events store every field as 8 bytes: their records are the masked
+ * argument slots, @n of them.
+ */
+static __always_inline void tm_slots(const struct tm_event *ev,
+				     const u64 *args, u64 *dst,
+				     unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = args[i] & ev->mask[i];
 }
 
 /*
@@ -410,19 +422,74 @@ static void tm_ftrace_probe(void *data, const struct marker *m,
 	trace_event_buffer_commit(&fbuffer);
 }
 
-#ifdef CONFIG_PERF_EVENTS
-/* perf prepends a u32 size to the record; keep the sample u64 aligned. */
-static __always_inline int tm_perf_size(const struct tm_event *ev,
-					unsigned int dyn)
+/*
+ * The probe of an event whose record is @n argument slots: nothing about
+ * the layout is tested per hit.  trace_event_buffer_reserve() sets every
+ * member of the buffer descriptor before a record is written, so it is
+ * not cleared first.
+ */
+static __always_inline void tm_ftrace_slots(void *data, const u64 *args,
+					    unsigned int n)
 {
-	return ALIGN(ev->size + dyn + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	struct trace_event_file *file = data;
+	const struct tm_event *ev = tm_from_call(file->event_call);
+	struct trace_event_buffer fbuffer __uninitialized;
+	struct trace_entry *ent;
+
+	marker_probe_guard();
+	ent = tm_ftrace_reserve(file, &fbuffer,
+				sizeof(*ent) + n * sizeof(u64));
+	if (!ent)
+		return;
+	tm_slots(ev, args, (u64 *)(ent + 1), n);
+	trace_event_buffer_commit(&fbuffer);
 }
 
-static __always_inline void *tm_perf_alloc(const struct tm_event *ev,
-					   unsigned int dyn,
+/* Most markers have one or two arguments. */
+static void tm_ftrace_slots1(void *data, const struct marker *m,
+			     const u64 *args)
+{
+	tm_ftrace_slots(data, args, 1);
+}
+
+static void tm_ftrace_slots2(void *data, const struct marker *m,
+			     const u64 *args)
+{
+	tm_ftrace_slots(data, args, 2);
+}
+
+static void tm_ftrace_slots_n(void *data, const struct marker *m,
+			      const u64 *args)
+{
+	tm_ftrace_slots(data, args, m->nr_args);
+}
+
+static const marker_probe_fn tm_ftrace_probes[] = {
+	[TM_GENERAL]	= tm_ftrace_probe,
+	[TM_SLOTS1]	= tm_ftrace_slots1,
+	[TM_SLOTS2]	= tm_ftrace_slots2,
+	[TM_SLOTS_N]	= tm_ftrace_slots_n,
+};
+
+static marker_probe_fn tm_ftrace_fn(const struct tm_event *ev)
+{
+	return tm_ftrace_probes[ev->layout];
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * Size of the perf sample of a record of @size bytes: perf prepends a u32
+ * size to the record; keep the sample u64 aligned.
+ */
+static __always_inline int tm_perf_size(unsigned int size)
+{
+	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+static __always_inline void *tm_perf_alloc(unsigned int size,
 					   struct pt_regs **regs, int *rctx)
 {
-	void *rec = perf_trace_buf_alloc(tm_perf_size(ev, dyn), regs, rctx);
+	void *rec = perf_trace_buf_alloc(tm_perf_size(size), regs, rctx);
 
 	if (rec)
 		perf_fetch_caller_regs(*regs);
@@ -431,11 +498,11 @@ static __always_inline void *tm_perf_alloc(const struct tm_event *ev,
 
 /* BPF programs attached to the event run first, on the record as laid out. */
 static __always_inline void tm_perf_submit(struct tm_event *ev,
-					   unsigned int dyn, void *rec,
+					   unsigned int size, void *rec,
 					   struct pt_regs *regs, int rctx,
 					   struct hlist_head *head)
 {
-	perf_trace_run_bpf_submit(rec, tm_perf_size(ev, dyn), rctx, &ev->call,
+	perf_trace_run_bpf_submit(rec, tm_perf_size(size), rctx, &ev->call,
 				  1, regs, head, NULL);
 }
 
@@ -449,10 +516,10 @@ static noinline void tm_perf_str(struct tm_event *ev, const u64 *args,
 	void *rec;
 
 	tm_gather(ev, args, &v);
-	rec = tm_perf_alloc(ev, v.dyn, &regs, &rctx);
+	rec = tm_perf_alloc(ev->size + v.dyn, &regs, &rctx);
 	if (rec) {
 		tm_fill(ev, &v, rec);
-		tm_perf_submit(ev, v.dyn, rec, regs, rctx, head);
+		tm_perf_submit(ev, ev->size + v.dyn, rec, regs, rctx, head);
 	}
 	tm_scratch_put(&v);
 }
@@ -474,13 +541,65 @@ static void tm_perf_probe(void *data, const struct marker *m,
 		tm_perf_str(ev, args, head);
 		return;
 	}
-	rec = tm_perf_alloc(ev, 0, &regs, &rctx);
+	rec = tm_perf_alloc(ev->size, &regs, &rctx);
 	if (rec) {
 		tm_record(ev, args, rec);
-		tm_perf_submit(ev, 0, rec, regs, rctx, head);
+		tm_perf_submit(ev, ev->size, rec, regs, rctx, head);
 	}
 }
 
+/* As tm_ftrace_slots(), for perf and BPF. */
+static __always_inline void tm_perf_slots(void *data, const u64 *args,
+					  unsigned int n)
+{
+	unsigned int size = sizeof(struct trace_entry) + n * sizeof(u64);
+	struct tm_event *ev = data;
+	struct hlist_head *head;
+	struct trace_entry *ent;
+	/* Both set by perf_trace_buf_alloc() when it returns a record. */
+	struct pt_regs *regs __uninitialized;
+	int rctx __uninitialized;
+
+	marker_probe_guard();
+	head = this_cpu_ptr(ev->call.perf_events);
+	if (!bpf_prog_array_valid(&ev->call) && hlist_empty(head))
+		return;
+	ent = tm_perf_alloc(size, &regs, &rctx);
+	if (!ent)
+		return;
+	tm_slots(ev, args, (u64 *)(ent + 1), n);
+	tm_perf_submit(ev, size, ent, regs, rctx, head);
+}
+
+static void tm_perf_slots1(void *data, const struct marker *m,
+			   const u64 *args)
+{
+	tm_perf_slots(data, args, 1);
+}
+
+static void tm_perf_slots2(void *data, const struct marker *m,
+			   const u64 *args)
+{
+	tm_perf_slots(data, args, 2);
+}
+
+static void tm_perf_slots_n(void *data, const struct marker *m,
+			    const u64 *args)
+{
+	tm_perf_slots(data, args, m->nr_args);
+}
+
+static const marker_probe_fn tm_perf_probes[] = {
+	[TM_GENERAL]	= tm_perf_probe,
+	[TM_SLOTS1]	= tm_perf_slots1,
+	[TM_SLOTS2]	= tm_perf_slots2,
+	[TM_SLOTS_N]	= tm_perf_slots_n,
+};
+
+static marker_probe_fn tm_perf_fn(const struct tm_event *ev)
+{
+	return tm_perf_probes[ev->layout];
+}
 #endif
 
 /*
@@ -500,17 +619,17 @@ static int tm_reg(struct trace_event_call *call, enum trace_reg type,
 	case TRACE_REG_REGISTER:
 		ev->used = true;
 		return marker_probe_register_batch(tm_batch, name, ev->format,
-						   tm_ftrace_probe, data);
+						   tm_ftrace_fn(ev), data);
 	case TRACE_REG_UNREGISTER:
-		marker_probe_unregister_batch(tm_batch, name, tm_ftrace_probe,
+		marker_probe_unregister_batch(tm_batch, name, tm_ftrace_fn(ev),
 					      data);
 		break;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return marker_probe_register(name, ev->format, tm_perf_probe,
+		return marker_probe_register(name, ev->format, tm_perf_fn(ev),
 					     ev);
 	case TRACE_REG_PERF_UNREGISTER:
-		marker_probe_unregister(name, tm_perf_probe, ev);
+		marker_probe_unregister(name, tm_perf_fn(ev), ev);
 		break;
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
@@ -762,6 +881,7 @@ static int tm_scan_format(struct tm_event *ev, const u8 *types, int nr)
 static void tm_layout(struct tm_event *ev)
 {
 	unsigned int i, off = sizeof(struct trace_entry);
+	bool slots;
 
 	for (i = 0; i < ev->nr_args; i++) {
 		unsigned int size = tm_field_size(ev->args[i].type);
@@ -772,7 +892,7 @@ static void tm_layout(struct tm_event *ev)
 		ev->has_str |= ev->args[i].type == MARKER_ARG_STR;
 	}
 	ev->size = off;
-	ev->slots = !ev->has_str;
+	slots = !ev->has_str;
 	/*
 	 * Let each store cover the padding after its field, where the low
 	 * bytes of a wider store are the field's: on little-endian CPUs.
@@ -793,8 +913,16 @@ static void tm_layout(struct tm_event *ev)
 			ev->clear = true;
 		if (a->width != sizeof(u64) ||
 		    a->offset != sizeof(struct trace_entry) + i * sizeof(u64))
-			ev->slots = false;
+			slots = false;
 	}
+	if (!slots)
+		ev->layout = TM_GENERAL;
+	else if (ev->nr_args == 1)
+		ev->layout = TM_SLOTS1;
+	else if (ev->nr_args == 2)
+		ev->layout = TM_SLOTS2;
+	else
+		ev->layout = TM_SLOTS_N;
 }
 
 /* Append [@from, @to) of a format to @s as the text of a C string. */

@@ -78,20 +78,34 @@ static void tmk_check_field(struct kunit *test, struct tm_event *ev,
 	KUNIT_FAIL(test, "no field %s", w->name);
 }
 
-/*
- * long, size_t and ssize_t fields have their C type's size, so a 32-bit
- * kernel's -2 reads back as -2 (it read 4294967294 when every such field
- * was 8 bytes, zero-extended).
- */
-static void tm_event_long_fields_test(struct kunit *test)
+/* The record bytes no field covers are zero: fields store masked slots. */
+static void tmk_check_padding(struct kunit *test, struct tm_event *ev,
+			      const u8 *rec, unsigned int len)
 {
-	const struct tmk_want want[] = {
-		{ "l", sizeof(long), true, (u64)-2 },
-		{ "z", sizeof(ssize_t), true, (u64)-3 },
-		{ "ul", sizeof(long), false, ULONG_MAX },
-		{ "sz", sizeof(size_t), false, SIZE_MAX },
-		{ "i", sizeof(int), true, (u64)-4 },
-	};
+	struct ftrace_event_field *f;
+	unsigned int off;
+	bool field;
+
+	for (off = sizeof(struct trace_entry); off < ev->size && off < len;
+	     off++) {
+		field = false;
+		list_for_each_entry(f, trace_get_fields(&ev->call), link)
+			if (off >= f->offset && off < f->offset + f->size)
+				field = true;
+		if (!field)
+			KUNIT_EXPECT_EQ_MSG(test, rec[off], 0,
+					    "padding byte %u", off);
+	}
+}
+
+/*
+ * Enable @event in a trace instance of its own, run @hit, and check the
+ * one record it made against @want.
+ */
+static void tmk_record_check(struct kunit *test, const char *event,
+			     void (*hit)(void), const struct tmk_want *want,
+			     unsigned int nr_want)
+{
 	struct ring_buffer_event *e;
 	struct trace_entry *ent;
 	struct trace_array *tr;
@@ -99,16 +113,16 @@ static void tm_event_long_fields_test(struct kunit *test)
 	unsigned int found = 0, len, i;
 	int cpu;
 
-	ev = tmk_find_event(TMK_EVENT);
+	ev = tmk_find_event(event);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	tr = trace_array_get_by_name(TMK_INSTANCE, TM_SYSTEM);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
 
 	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM,
-							TMK_EVENT, true), 0);
-	tmk_hit_wide(-2, -3, ULONG_MAX, SIZE_MAX, -4);
+							event, true), 0);
+	hit();
 	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM,
-							TMK_EVENT, false), 0);
+							event, false), 0);
 
 	for_each_online_cpu(cpu) {
 		while ((e = ring_buffer_consume(tr->array_buffer.buffer, cpu,
@@ -118,14 +132,118 @@ static void tm_event_long_fields_test(struct kunit *test)
 				continue;
 			found++;
 			len = ring_buffer_event_length(e);
-			for (i = 0; i < ARRAY_SIZE(want); i++)
+			for (i = 0; i < nr_want; i++)
 				tmk_check_field(test, ev, ent, len, &want[i]);
+			tmk_check_padding(test, ev, (const u8 *)ent, len);
 		}
 	}
 	KUNIT_EXPECT_EQ(test, found, 1);
 
 	trace_array_put(tr);
 	trace_array_destroy(tr);
+}
+
+static void tmk_hit_wide_values(void)
+{
+	tmk_hit_wide(-2, -3, ULONG_MAX, SIZE_MAX, -4);
+}
+
+/*
+ * long, size_t and ssize_t fields have their C type's size, so a 32-bit
+ * kernel's -2 reads back as -2 (it read 4294967294 when every such field
+ * was 8 bytes, zero-extended).
+ */
+static void tm_event_long_fields_test(struct kunit *test)
+{
+	static const struct tmk_want want[] = {
+		{ "l", sizeof(long), true, (u64)-2 },
+		{ "z", sizeof(ssize_t), true, (u64)-3 },
+		{ "ul", sizeof(long), false, ULONG_MAX },
+		{ "sz", sizeof(size_t), false, SIZE_MAX },
+		{ "i", sizeof(int), true, (u64)-4 },
+	};
+
+	tmk_record_check(test, TMK_EVENT, tmk_hit_wide_values, want,
+			 ARRAY_SIZE(want));
+}
+
+/*
+ * Events whose fields are all stored as 8 bytes on little-endian kernels
+ * (the first two on 64-bit ones only): their probes are built for the
+ * slot layout (one, two or any number of slots), mask each slot to its
+ * field, and leave the padding zero.  Elsewhere the same events take the
+ * general probe.
+ */
+static void tmk_hit_slot1(void)
+{
+	MARK(trace_markers_kunit_slot1, "ul=%lu", ULONG_MAX);
+}
+
+static void tmk_hit_slot2(void)
+{
+	MARK(trace_markers_kunit_slot2, "i=%d lx=%lx", -5, LONG_MIN);
+}
+
+static void tmk_hit_slot4(void)
+{
+	MARK(trace_markers_kunit_slot4, "sc=%hhd ll=%lld u=%u llx=%llx",
+	     (signed char)-128, LLONG_MIN, -1, ULLONG_MAX);
+}
+
+static const struct tmk_want tmk_want_slot1[] = {
+	{ "ul", sizeof(long), false, ULONG_MAX },
+};
+
+static const struct tmk_want tmk_want_slot2[] = {
+	{ "i", sizeof(int), true, (u64)-5 },
+	{ "lx", sizeof(long), false, (u64)(unsigned long)LONG_MIN },
+};
+
+static const struct tmk_want tmk_want_slot4[] = {
+	{ "sc", 4, true, (u64)-128 },
+	{ "ll", 8, true, (u64)LLONG_MIN },
+	{ "u", 4, false, U32_MAX },
+	{ "llx", 8, false, ULLONG_MAX },
+};
+
+struct tmk_slots_case {
+	const char *event;
+	void (*hit)(void);
+	const struct tmk_want *want;
+	unsigned int nr_want;
+	enum tm_layout layout;
+};
+
+/* A 32-bit kernel stores 4-byte int and long fields side by side. */
+#define TMK_SLOTS	(IS_ENABLED(CONFIG_64BIT) && TM_WIDE_STORES)
+
+static const struct tmk_slots_case tmk_slots_cases[] = {
+	{ "trace_markers_kunit_slot1", tmk_hit_slot1, tmk_want_slot1,
+	  ARRAY_SIZE(tmk_want_slot1),
+	  TMK_SLOTS ? TM_SLOTS1 : TM_GENERAL },
+	{ "trace_markers_kunit_slot2", tmk_hit_slot2, tmk_want_slot2,
+	  ARRAY_SIZE(tmk_want_slot2),
+	  TMK_SLOTS ? TM_SLOTS2 : TM_GENERAL },
+	{ "trace_markers_kunit_slot4", tmk_hit_slot4, tmk_want_slot4,
+	  ARRAY_SIZE(tmk_want_slot4),
+	  TM_WIDE_STORES ? TM_SLOTS_N : TM_GENERAL },
+};
+
+static void tmk_slots_desc(const struct tmk_slots_case *c, char *desc)
+{
+	strscpy(desc, c->event, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tmk_slots, tmk_slots_cases, tmk_slots_desc);
+
+static void tm_event_slots_test(struct kunit *test)
+{
+	const struct tmk_slots_case *c = test->param_value;
+	struct tm_event *ev = tmk_find_event(c->event);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, ev->layout, c->layout);
+	tmk_record_check(test, c->event, c->hit, c->want, c->nr_want);
 }
 
 /*
@@ -136,22 +254,28 @@ static void tm_event_long_fields_test(struct kunit *test)
 static void tm_probe_endbr_test(struct kunit *test)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	unsigned int i;
 
 	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
 		kunit_skip(test, "no IBT (CONFIG_X86_KERNEL_IBT=n)");
 	/* FineIBT moves the ENDBR into the __cfi_ preamble. */
 	if (IS_ENABLED(CONFIG_FINEIBT))
 		kunit_skip(test, "FineIBT may rewrite function entries");
-	KUNIT_EXPECT_MEMEQ(test, (const void *)tm_ftrace_probe, endbr64,
-			   sizeof(endbr64));
+	for (i = 0; i < ARRAY_SIZE(tm_ftrace_probes); i++)
+		KUNIT_EXPECT_MEMEQ_MSG(test, (const void *)tm_ftrace_probes[i],
+				       endbr64, sizeof(endbr64),
+				       "ftrace probe %u", i);
 #ifdef CONFIG_PERF_EVENTS
-	KUNIT_EXPECT_MEMEQ(test, (const void *)tm_perf_probe, endbr64,
-			   sizeof(endbr64));
+	for (i = 0; i < ARRAY_SIZE(tm_perf_probes); i++)
+		KUNIT_EXPECT_MEMEQ_MSG(test, (const void *)tm_perf_probes[i],
+				       endbr64, sizeof(endbr64),
+				       "perf probe %u", i);
 #endif
 }
 
 static struct kunit_case tm_kunit_cases[] = {
 	KUNIT_CASE(tm_event_long_fields_test),
+	KUNIT_CASE_PARAM(tm_event_slots_test, tmk_slots_gen_params),
 	KUNIT_CASE(tm_probe_endbr_test),
 	{}
 };
