@@ -82,11 +82,13 @@ def build_host_prog():
     # markers kselftest's marker_bpf (a note row where either is missing).
     clang = shutil.which('clang-19') or shutil.which('clang')
     if clang:
-        mk.run([clang, '-O2', '-g', '-target', 'bpf',
-                '-I/usr/include/' + mk.output(['gcc', '-dumpmachine']).strip(),
-                '-c', os.path.join(ROOT, 'scripts', 'bench', 'bench_bpf.bpf.c'),
-                '-o', os.path.join(mk.B, 'host', 'bench_bpf.bpf.o')],
-               logfile=os.path.join(mk.LOGS, 'bench_bpf-build.log'))
+        # bench_bpf_raw.bpf.o: its raw tracepoint programs (-DBENCH_RAW)
+        for name, extra in (('bench_bpf', []), ('bench_bpf_raw', ['-DBENCH_RAW'])):
+            mk.run([clang, '-O2', '-g', '-target', 'bpf', *extra,
+                    '-I/usr/include/' + mk.output(['gcc', '-dumpmachine']).strip(),
+                    '-c', os.path.join(ROOT, 'scripts', 'bench', 'bench_bpf.bpf.c'),
+                    '-o', os.path.join(mk.B, 'host', name + '.bpf.o')],
+                   logfile=os.path.join(mk.LOGS, name + '-build.log'))
     return exe
 
 
@@ -254,7 +256,8 @@ def table(rows, guest_unit):
     nops = ['baseline', 'jmp2', 'jmp5', 'nop3_2', 'nop66x4_90', 'p6_nop5']
     section('nop', nops, 'baseline', {v: v for v in nops})
     # bpf: the same bpftrace program on the marker's and the tracepoint's event
-    rec = [r for r in rows if r['case'] in ('record', 'bpf') and r['source'] == 'guest']
+    rec = [r for r in rows if r['case'] in ('record', 'bpf', 'bpf_raw')
+           and r['source'] == 'guest']
     rb = val(rows, 'guest', 'record', 'nothing')
     for r in rec:
         if r['variant'] == 'nothing':
@@ -350,6 +353,9 @@ def claims(rows):
           lambda a, b: a <= b)
     bm, bt = g('bpf', 'mark'), g('bpf', 'tracepoint')
     claim('BPF program on a marker event <= on the TRACE_EVENT', bm and bm - rb,
+          bt and bt - rb, lambda a, b: a <= b)
+    bm, bt = g('bpf_raw', 'mark'), g('bpf_raw', 'tracepoint')
+    claim('raw tracepoint BPF program on a marker <= on the tracepoint', bm and bm - rb,
           bt and bt - rb, lambda a, b: a <= b)
     for b in MACRO_BENCHES:
         m, u = macro_median(rows, 'marked_' + b), macro_median(rows, 'unmarked_' + b)

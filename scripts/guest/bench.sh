@@ -41,18 +41,24 @@ record() {
 
 # bpf_rows: the bpf rows, the same BPF program on markers:bench_rec and on
 # marker_bench:marker_bench_tp, attached with libbpf by the markers
-# kselftest's marker_bpf (scripts/bench/bench_bpf.bpf.c, built on the host)
+# kselftest's marker_bpf (scripts/bench/bench_bpf.bpf.c, built on the
+# host), and the bpf_raw rows, the same raw tracepoint program on the
+# marker bench_rec and the tracepoint marker_bench_tp (bench_bpf_raw.bpf.o,
+# the same file built with -DBENCH_RAW)
 bpf_rows() {
-	local obj=$KSFT/../host/bench_bpf.bpf.o loader=$KSFT/markers/marker_bpf v
+	local loader=$KSFT/markers/marker_bpf c obj v
 
-	if [ ! -x "$loader" ] || [ ! -e "$obj" ]; then
-		for v in mark tracepoint; do
-			echo "bpf,$v,0,0,skip:no marker_bpf or bench_bpf.bpf.o (clang, libbpf)"
-		done
-		return
-	fi
-	"$loader" "$obj" "$D/run" 0 "bpf mark" "bpf tracepoint" ||
-		echo "bpf,all,0,0,skip:marker_bpf failed"
+	for c in bpf bpf_raw; do
+		obj=$KSFT/../host/${c/bpf/bench_bpf}.bpf.o
+		if [ ! -x "$loader" ] || [ ! -e "$obj" ]; then
+			for v in mark tracepoint; do
+				echo "$c,$v,0,0,skip:no marker_bpf or $(basename "$obj") (clang, libbpf)"
+			done
+			continue
+		fi
+		"$loader" "$obj" "$D/run" 0 "$c mark" "$c tracepoint" ||
+			echo "$c,all,0,0,skip:marker_bpf failed"
+	done
 }
 
 if [ -w "$KOPT" ]; then

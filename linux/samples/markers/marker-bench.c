@@ -21,11 +21,13 @@
  *           was enabled from tracefs by the caller
  *   bpf     (on request) a site whose trace event has a BPF program the
  *           caller attached
+ *   bpf_raw (on request) a site with a raw tracepoint BPF program the
+ *           caller attached
  *
  * Cases off to flip run at load; <debugfs>/marker-bench/results (root
  * only) then shows one "case,variant,n,value,unit" line per figure.  Writing
- * "record <variant>" or "bpf <variant>" to <debugfs>/marker-bench/run
- * appends a row;
+ * "record <variant>", "bpf <variant>" or "bpf_raw <variant>" to
+ * <debugfs>/marker-bench/run appends a row;
  * "on kprobe" measures the kprobe again (e.g. after the caller switched
  * debug.kprobes-optimization).
  *
@@ -703,6 +705,8 @@ static const struct bench_case bench_record_cases[] = {
 	{ "record", "nothing", bench_loop_nothing },
 	{ "bpf", "mark", bench_loop_rec_mark },
 	{ "bpf", "tracepoint", bench_loop_tracepoint_off },
+	{ "bpf_raw", "mark", bench_loop_rec_mark },
+	{ "bpf_raw", "tracepoint", bench_loop_tracepoint_off },
 };
 
 static int bench_run(const char *cmd)
@@ -723,8 +727,8 @@ static int bench_run(const char *cmd)
 			return 0;
 		}
 	}
-	return str_has_prefix(cmd, "record ") || str_has_prefix(cmd, "bpf ") ?
-	       -ENOENT : -EINVAL;
+	return str_has_prefix(cmd, "record ") || str_has_prefix(cmd, "bpf ") ||
+	       str_has_prefix(cmd, "bpf_raw ") ? -ENOENT : -EINVAL;
 }
 
 static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
