@@ -12,14 +12,20 @@
  * link follows the marker's sites in modules loaded and unloaded after
  * it was made, and a program reading past the marker's arguments is
  * refused at attach, as on a tracepoint.
+ *
+ * Only untyped raw tracepoint programs: a marker has no BTF prototype,
+ * so bpf_get_raw_tracepoint(), which the verifier and BTF-typed (tp_btf)
+ * programs use, never returns one of these descriptors.
  */
 
 #include <linux/bpf.h>
+#include <linux/err.h>
+#include <linux/log2.h>
 #include <linux/marker.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <linux/trace_events.h>
+#include <linux/tracepoint.h>
 
 #include "bpf_markers.h"
 
@@ -60,17 +66,23 @@ static int bpf_marker_find(const struct marker *m, void *priv)
 }
 
 /*
- * A descriptor for a raw tracepoint link on the marker named @name, or
- * NULL if no marker of that name has sites (or memory is short).
+ * A descriptor for a raw tracepoint link on the marker named @name: NULL
+ * if no marker of that name has sites, an ERR_PTR() if memory is short.
  */
 struct bpf_raw_event_map *bpf_get_raw_marker(const char *name)
 {
 	struct bpf_marker_lookup l = { .name = name };
 	struct bpf_marker_tp *mtp;
+	int ret;
 
-	if (marker_for_each(bpf_marker_find, &l) <= 0)
-		return NULL;
-	mtp = kzalloc_obj(*mtp);
+	ret = marker_for_each(bpf_marker_find, &l);
+	if (ret <= 0)
+		return ret ? ERR_PTR(ret) : NULL;
+	/*
+	 * kmalloc() aligns a power-of-two size to itself, which keeps the
+	 * __aligned(32) of struct bpf_raw_event_map on every architecture.
+	 */
+	mtp = kzalloc(roundup_pow_of_two(sizeof(*mtp)), GFP_KERNEL);
 	if (!mtp)
 		goto fail;
 	mtp->tp.name = kstrdup(name, GFP_KERNEL);
@@ -84,7 +96,7 @@ struct bpf_raw_event_map *bpf_get_raw_marker(const char *name)
 fail:
 	kfree(mtp);
 	kfree(l.format);
-	return NULL;
+	return ERR_PTR(-ENOMEM);
 }
 
 bool bpf_is_raw_marker(const struct bpf_raw_event_map *btp)
@@ -111,14 +123,16 @@ int bpf_marker_probe_register(struct bpf_raw_event_map *btp,
 {
 	struct bpf_marker_tp *mtp = bpf_marker_tp(btp);
 
+	if (link->link.prog->type != BPF_PROG_TYPE_RAW_TRACEPOINT)
+		return -EINVAL;
 	return marker_probe_register(mtp->tp.name, mtp->format,
 				     bpf_marker_raw_probe, link);
 }
 
 /*
- * Sites call probes under marker_srcu, which the grace period the BPF
- * core waits for before freeing the link does not cover: wait for the
- * calls in flight here.
+ * The BPF core frees the link after a grace period of the tracepoints'
+ * read side, which need not cover the markers' one the sites call probes
+ * in: wait for the calls in flight here.
  */
 int bpf_marker_probe_unregister(struct bpf_raw_event_map *btp,
 				struct bpf_raw_tp_link *link)

@@ -10,10 +10,9 @@ struct bpf_raw_tp_link;
 
 /*
  * Raw tracepoint BPF programs on markers, by marker name: the hooks
- * bpf_trace.c calls where a name is not a tracepoint's.
+ * bpf_trace.c calls for the descriptors bpf_get_raw_marker() makes.
  */
 #ifdef CONFIG_MARKERS_BPF
-struct bpf_raw_event_map *bpf_get_raw_marker(const char *name);
 bool bpf_is_raw_marker(const struct bpf_raw_event_map *btp);
 void bpf_put_raw_marker(struct bpf_raw_event_map *btp);
 int bpf_marker_probe_register(struct bpf_raw_event_map *btp,
@@ -22,11 +21,6 @@ int bpf_marker_probe_unregister(struct bpf_raw_event_map *btp,
 				struct bpf_raw_tp_link *link);
 void bpf_trace_run_slots(struct bpf_raw_tp_link *link, const u64 *args);
 #else
-static inline struct bpf_raw_event_map *bpf_get_raw_marker(const char *name)
-{
-	return NULL;
-}
-
 static inline bool bpf_is_raw_marker(const struct bpf_raw_event_map *btp)
 {
 	return false;

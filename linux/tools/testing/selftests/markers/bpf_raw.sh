@@ -9,8 +9,10 @@
 # to its sites, and the program reads the site's arguments.  marker_bpf
 # loads SEC("raw_tp/<marker>") programs on marker-decode's markers and
 # prints what they read, which must be what the tracepoint programs on
-# the same markers' events read (bpf.sh).  A program reading past the
-# marker's arguments is refused with EINVAL, a name nobody defines with
+# the same markers' events read (bpf.sh), with two links on one marker
+# and across an unload and reload of the markers' module.  A program
+# reading past the marker's arguments is refused with EINVAL; a name
+# nobody defines, and a marker's name for a writable program, with
 # ENOENT.  MARKERS_MODDIR may name a directory of the .ko files.
 
 DIR=$(dirname "$(readlink -f "$0")")
@@ -33,12 +35,19 @@ if [ ! -x "$DIR/marker_bpf" ] || [ ! -e "$DIR/marker_raw.bpf.o" ] ||
 	ktap_test_skip "raw tracepoint programs on markers (not built: needs clang and libbpf)"
 	ktap_finished
 fi
+# Without CONFIG_MARKERS_BPF every marker name fails with ENOENT; tell
+# that from a failure where kallsyms can (it lists bpf_trace.c's
+# functions, so it would list bpf_markers.c's).
+if grep -q ' bpf_get_raw_tracepoint$' /proc/kallsyms 2>/dev/null &&
+   ! grep -q ' bpf_get_raw_marker$' /proc/kallsyms; then
+	markers_skip_all "kernel without CONFIG_MARKERS_BPF"
+fi
 markers_require_modules marker-decode
 load marker-decode
 TMP=$(mktemp -d)
 trap cleanup EXIT
 
-ktap_set_plan 4
+ktap_set_plan 7
 
 # The values bpf.sh's tracepoint programs read from the same markers'
 # records (INT_MIN, LLONG_MIN, ULLONG_MAX, chars next to wider fields),
@@ -55,6 +64,58 @@ test_slots() {
 }
 ktap_test_result "raw_tp programs by marker name read every hit's arguments" test_slots
 
+# Two links on decode_int: both programs run on every hit (hits 6 for 3
+# reads), the values as with one.
+test_two() {
+	"$DIR/marker_bpf" "$DIR/marker_raw_two.bpf.o" $DECODE 3 > "$TMP/two.txt" 2>&1
+	sed 's/^/# /' "$TMP/two.txt"
+	grep -qx 'hits 6' "$TMP/two.txt" || return 1
+	diff <(grep -v '^hits ' "$TMP/raw.txt") <(grep -v '^hits ' "$TMP/two.txt") |
+		sed 's/^/# /'
+	cmp -s <(grep -v '^hits ' "$TMP/raw.txt") <(grep -v '^hits ' "$TMP/two.txt")
+}
+ktap_test_result "two raw_tp links on one marker both run on every hit" test_two
+
+# A link made while marker-decode is loaded stays connected by name when
+# the module goes (the marker keeps the probe and its format, no site)
+# and runs on the sites of the module loaded again.
+test_reload() {
+	local pid line i
+
+	mkfifo "$TMP/go"
+	"$DIR/marker_bpf" -w "$DIR/marker_raw.bpf.o" $DECODE 3 < "$TMP/go" \
+		> "$TMP/reload.txt" 2>&1 &
+	pid=$!
+	exec 3> "$TMP/go"
+	for i in $(seq 600); do
+		grep -qx attached "$TMP/reload.txt" && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! grep -qx attached "$TMP/reload.txt"; then
+		exec 3>&-
+		sed 's/^/# /' "$TMP/reload.txt"
+		wait $pid
+		return 1
+	fi
+	unload marker-decode
+	line=$(grep '^decode_int ' /sys/kernel/debug/markers/list)
+	echo "# unloaded: $line"
+	load marker-decode
+	echo go >&3
+	exec 3>&-
+	wait $pid || { sed 's/^/# /' "$TMP/reload.txt"; return 1; }
+	case " $line " in
+	*" sites=0 "*" probes=1 "*) ;;
+	*) return 1 ;;
+	esac
+	sed -i '/^attached$/d' "$TMP/reload.txt"
+	diff "$TMP/raw.txt" "$TMP/reload.txt" | sed 's/^/# /'
+	cmp -s "$TMP/raw.txt" "$TMP/reload.txt"
+}
+ktap_test_result "a raw_tp link runs on the marker's sites after their module is reloaded" \
+	test_reload
+
 # attach_fails OBJECT ERROR: marker_bpf cannot attach OBJECT's program
 attach_fails() {
 	if "$DIR/marker_bpf" "$DIR/$1" $DECODE 1 > "$TMP/err.txt" 2>&1; then
@@ -62,7 +123,7 @@ attach_fails() {
 		return 1
 	fi
 	sed 's/^/# /' "$TMP/err.txt"
-	grep -q "^attach raw_tp/.*: $2$" "$TMP/err.txt"
+	grep -q "^attach raw_tp[.w]*/.*: $2$" "$TMP/err.txt"
 }
 
 test_past() {
@@ -74,6 +135,11 @@ test_none() {
 	attach_fails marker_raw_none.bpf.o "No such file or directory"
 }
 ktap_test_result "a raw_tp program on a name no marker has: ENOENT" test_none
+
+test_writable() {
+	attach_fails marker_raw_w.bpf.o "No such file or directory"
+}
+ktap_test_result "a writable raw_tp program on a marker's name: ENOENT" test_writable
 
 # The links are gone with the process: no probe left, the sites off.
 test_detached() {
