@@ -36,7 +36,11 @@ KUNIT_BOOT = ['CONFIG_PRINTK=y', 'CONFIG_KALLSYMS=y', 'CONFIG_TTY=y', 'CONFIG_BU
               'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y',
               # tracepoints, so that probes connect to them by name, and
               # the trace events' suite
-              'CONFIG_FTRACE=y', 'CONFIG_MARKERS_TRACE=y']
+              'CONFIG_FTRACE=y', 'CONFIG_MARKERS_TRACE=y',
+              # BPF on trace events, so that every row builds the raw
+              # tracepoint programs on markers (bpf_markers.c)
+              'CONFIG_BPF_SYSCALL=y', 'CONFIG_PERF_EVENTS=y', 'CONFIG_KPROBES=y',
+              'CONFIG_KPROBE_EVENTS=y', 'CONFIG_BPF_EVENTS=y', 'CONFIG_MARKERS_BPF=y']
 
 CFI_OPT = 'CONFIG_CFI_CLANG=y' if os.environ.get('BASE') == '6.12' else 'CONFIG_CFI=y'
 
