@@ -144,3 +144,7 @@ int bpf_marker_probe_unregister(struct bpf_raw_event_map *btp,
 	marker_synchronize_unregister();
 	return ret;
 }
+
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+#include "bpf_markers_kunit.c"
+#endif
