@@ -6,6 +6,7 @@ import tempfile
 import unittest
 
 import bases
+import checks
 import mk
 import series
 
@@ -169,6 +170,18 @@ class WarnTest(unittest.TestCase):
         for first in self.FIRSTS:
             self.assertRegex(self.SPLAT.format(first=first, fn='any_fn'), mk.WARN_RE)
         self.assertNotRegex('WARNING: suspicious RCU usage', mk.WARN_RE)
+
+
+class CocciTest(unittest.TestCase):
+    def test_base_report_matches_across_lines(self):
+        ours = ('/w/build/src/kernel/bpf/syscall.c:2507:5-26: WARNING: '
+                'atomic_dec_and_test variation before object free at line 2510.')
+        base = ('/w/build/src/kernel/bpf/syscall.c:2501:5-26: WARNING: '
+                'atomic_dec_and_test variation before object free at line 2504.')
+        other = ('/w/build/src/kernel/marker.c:2501:5-26: WARNING: '
+                 'atomic_dec_and_test variation before object free at line 2504.')
+        self.assertEqual(checks._cocci_norm(ours), checks._cocci_norm(base))
+        self.assertNotEqual(checks._cocci_norm(ours), checks._cocci_norm(other))
 
 
 class SeriesTest(unittest.TestCase):
