@@ -273,7 +273,9 @@ def _cocci(res, c, cfiles):
         return
     rc, ran, hits = _cocci_run(c, cfiles, 'coccicheck.log')
     base = c.base_tree()
-    existing = [f for f in cfiles if os.path.exists(os.path.join(base, f))]
+    # only the files with reports run again, from their base version
+    existing = [f for f in cfiles if os.path.exists(os.path.join(base, f))
+                and any(f in h for h in hits)]
     old = set()
     if hits and existing:
         saved = {}
