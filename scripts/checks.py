@@ -200,8 +200,24 @@ def _compile_warnings(c, name, flags, objs, pattern):
 
 
 def _norm(line):
-    """A warning without its path and line, to compare across versions."""
-    return re.sub(r'^\S*?([^/\s]+\.[ch]):\d+(:\d+)?:', r'\1:', line.strip())
+    """A compiler warning or coccinelle report without its path, position
+    and line numbers, to compare across versions."""
+    line = re.sub(r'^\S*?([^/\s]+\.[ch]):[\d:-]+:', r'\1:', line.strip())
+    return re.sub(r'\bline \d+', 'line N', line)
+
+
+def _base_hits(c, files, rerun):
+    """What rerun(files) reports with files (paths under the tree) put
+    back to their base version; the series' versions are restored."""
+    saved = {}
+    try:
+        for f in files:
+            saved[f] = read(os.path.join(c.SRC, f))
+            c.replace_file(os.path.join(c.base_tree(), f), os.path.join(c.SRC, f))
+        return {_norm(h) for h in rerun(files)}
+    finally:
+        for f, text in saved.items():
+            c.replace_file(None, os.path.join(c.SRC, f), text)
 
 
 def _warn_check(res, c, name, flags, objs, pattern):
@@ -217,19 +233,11 @@ def _warn_check(res, c, name, flags, objs, pattern):
         return
     base = c.base_tree()
     old = set()
-    existing = [o for o in objs if os.path.exists(os.path.join(base, o[:-2] + '.c'))]
+    existing = [o[:-2] + '.c' for o in objs
+                if os.path.exists(os.path.join(base, o[:-2] + '.c'))]
     if hits and existing:
-        saved = {}
-        try:
-            for o in existing:
-                f = o[:-2] + '.c'
-                saved[f] = read(os.path.join(c.SRC, f))
-                c.replace_file(os.path.join(base, f), os.path.join(c.SRC, f))
-            _, base_hits = _compile_warnings(c, name + ' base', flags, existing, pattern)
-            old = {_norm(h) for h in base_hits}
-        finally:
-            for f, text in saved.items():
-                c.replace_file(None, os.path.join(c.SRC, f), text)
+        old = _base_hits(c, existing, lambda fs: _compile_warnings(
+            c, name + ' base', flags, [f[:-2] + '.o' for f in fs], pattern)[1])
     new = [h for h in hits if _norm(h) not in old]
     label = f'check: {name} on {len(objs)} files, no new warnings'
     if rc or new:
@@ -257,12 +265,6 @@ def _cocci_run(c, cfiles, logname):
     return rc, ran, hits
 
 
-def _cocci_norm(line):
-    """A report without its path, positions and line numbers."""
-    line = re.sub(r'^\S*?([^/\s]+\.[ch]):[\d:-]+', r'\1:', line.strip())
-    return re.sub(r'\bline \d+', 'line N', line)
-
-
 def _cocci(res, c, cfiles):
     """coccicheck MODE=report on each file, as the kernel documents for
     single files: C=2 with CHECK=scripts/coccicheck (absolute: kbuild
@@ -278,17 +280,8 @@ def _cocci(res, c, cfiles):
                 and any(f in h for h in hits)]
     old = set()
     if hits and existing:
-        saved = {}
-        try:
-            for f in existing:
-                saved[f] = read(os.path.join(c.SRC, f))
-                c.replace_file(os.path.join(base, f), os.path.join(c.SRC, f))
-            _, _, base_hits = _cocci_run(c, existing, 'coccicheck-base.log')
-            old = {_cocci_norm(h) for h in base_hits}
-        finally:
-            for f, text in saved.items():
-                c.replace_file(None, os.path.join(c.SRC, f), text)
-    new = [h for h in hits if _cocci_norm(h) not in old]
+        old = _base_hits(c, existing, lambda fs: _cocci_run(c, fs, 'coccicheck-base.log')[2])
+    new = [h for h in hits if _norm(h) not in old]
     label = f'check: coccicheck MODE=report on {len(cfiles)} files'
     if rc or ran != len(cfiles) or new:
         res.add(label, 'fail', (f'make exit {rc}; ' if rc else '') +

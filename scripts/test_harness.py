@@ -180,8 +180,12 @@ class CocciTest(unittest.TestCase):
                 'atomic_dec_and_test variation before object free at line 2504.')
         other = ('/w/build/src/kernel/marker.c:2501:5-26: WARNING: '
                  'atomic_dec_and_test variation before object free at line 2504.')
-        self.assertEqual(checks._cocci_norm(ours), checks._cocci_norm(base))
-        self.assertNotEqual(checks._cocci_norm(ours), checks._cocci_norm(other))
+        self.assertEqual(checks._norm(ours), checks._norm(base))
+        self.assertNotEqual(checks._norm(ours), checks._norm(other))
+
+    def test_compiler_warning(self):
+        self.assertEqual(checks._norm('/a/src/kernel/marker.c:12:5: warning: x'),
+                         checks._norm('/b/base/kernel/marker.c:40:9: warning: x'))
 
 
 class SeriesTest(unittest.TestCase):
