@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 import bases
 import series as series_mod
@@ -265,14 +266,57 @@ def _cocci_run(c, cfiles, logname):
     return rc, ran, hits
 
 
+def _inputs_key(c, what):
+    """A digest of everything a check's result follows from: the series
+    as it stands (linux/, patches/, the series files), the base version,
+    the tool's version and <what>; the base tree itself is pinned."""
+    import hashlib
+    h = hashlib.sha256(what.encode())
+    h.update(c.kernel_version(c.base_tree()).encode())
+    for top in ('linux', 'patches', 'series'):
+        path = os.path.join(c.ROOT, top)
+        files = [path] if os.path.isfile(path) else sorted(
+            os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
+        for f in files:
+            h.update(os.path.relpath(f, c.ROOT).encode() + b'\0')
+            with open(f, 'rb') as fh:
+                h.update(fh.read())
+    return h.hexdigest()[:24]
+
+
 def _cocci(res, c, cfiles):
     """coccicheck MODE=report on each file, as the kernel documents for
     single files: C=2 with CHECK=scripts/coccicheck (absolute: kbuild
     runs it from the object directory).  Reports the base version of a
-    file the series changes also gets (mainline's own) do not count."""
+    file the series changes also gets (mainline's own) do not count.
+    spatch takes minutes per run: a result is kept under <B>/cache/ and
+    reused, saying so, while the series, the base and spatch are the
+    same."""
     if not shutil.which('spatch'):
         res.add('check: coccicheck', 'fail', 'spatch missing (apt-get install coccinelle)')
         return
+    import json
+    spatch = subprocess.run(['spatch', '--version'], text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, check=False).stdout.split('\n')[0]
+    cache = os.path.join(c.B, 'cache',
+                         'coccicheck-' + _inputs_key(c, spatch + ' '.join(cfiles)) + '.json')
+    if os.path.exists(cache):
+        with open(cache, encoding='utf-8') as f:
+            label, status, detail, when = json.load(f)
+        res.add(label, status, (detail + '; ' if detail else '') +
+                f'result of {when} for the same series, base and spatch ({cache})')
+        return
+    rows = len(res.rows)
+    _cocci_run_all(res, c, cfiles)
+    label, status, detail = res.rows[rows]
+    if status != 'fail':
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(cache, 'w', encoding='utf-8') as f:
+            json.dump([label, status, detail, time.strftime('%Y-%m-%d %H:%M')], f)
+
+
+def _cocci_run_all(res, c, cfiles):
+    """_cocci() without its cache."""
     rc, ran, hits = _cocci_run(c, cfiles, 'coccicheck.log')
     base = c.base_tree()
     # only the files with reports run again, from their base version

@@ -541,6 +541,8 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
     if os.path.exists(os.path.join(out, 'kunit-modules.err')):
         problems.append('KUnit test module failed to load: ' +
                         read(os.path.join(out, 'kunit-modules.err')).strip())
+    if os.path.exists(os.path.join(out, 'errors.txt')):
+        problems.append('guest script: ' + read(os.path.join(out, 'errors.txt')).strip())
     if not os.path.exists(os.path.join(out, 'done')):
         problems.append('guest script did not finish (no done marker)')
     return out, problems, text
@@ -558,8 +560,9 @@ def console_tail(text, n=40):
 # ---------------------------------------------------------------- results
 
 class Results:
-    def __init__(self):
+    def __init__(self, quiet=False):
         self.rows = []
+        self.quiet = quiet
 
     def save(self, path):
         import json
@@ -569,8 +572,18 @@ class Results:
     def add(self, name, status, detail=''):
         assert status in ('ok', 'fail', 'skip')
         self.rows.append((name, status, detail))
+        if not self.quiet:
+            self.show(name, status, detail)
+
+    @staticmethod
+    def show(name, status, detail):
         mark = {'ok': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP'}[status]
         print(f'  {mark:4s} {name}' + (f'  -- {detail}' if detail else ''), flush=True)
+
+    def extend(self, other):
+        """Add the rows another (quiet) Results collected, printing them."""
+        for row in other.rows:
+            self.add(*row)
 
     def summary(self):
         n = {s: sum(1 for r in self.rows if r[1] == s) for s in ('ok', 'fail', 'skip')}
@@ -685,9 +698,15 @@ def parse_kselftest(out, res, prefix='kselftest'):
     alone = ftrace_alone(out)
     planned = sum(int(n) for n in re.findall(r'^1\.\.(\d+)', text, re.M))
     tops = re.findall(r'^(not ok|ok) \d+ selftests: (\S+): (\S+)(.*)$', text, re.M)
-    for status, coll, test, rest in tops:
+    heads = list(re.finditer(r'^# selftests: (\S+): (\S+)$', text, re.M))
+    for i, head in enumerate(heads):
+        coll, test = head.group(1), head.group(2)
         name = f'{prefix}: {coll}:{test}'
-        body = ksft_test_output(text, coll, test)
+        after = text[head.end() + 1:heads[i + 1].start() if i + 1 < len(heads) else len(text)]
+        top = re.search(rf'^(not ok|ok) \d+ selftests: {re.escape(coll)}: {re.escape(test)}(.*)$',
+                        after, re.M)
+        body = after[:top.start()] if top else after
+        status, rest = (top.group(1), top.group(2)) if top else (None, '')
         nested = re.findall(r'^# (not ok|ok) \d+ (.*?)(?:[ \t]+#[ \t]*(SKIP)[ \t]*(.*))?$', body, re.M)
         failed_alone = 0
         for st, desc, skip, why in nested:
@@ -712,12 +731,22 @@ def parse_kselftest(out, res, prefix='kselftest'):
                 why = 'requirement not met by this kernel config'
             res.add(f'{name}: {desc}', 'skip' if skip else ('ok' if st == 'ok' else 'fail'),
                     why if skip else '')
-        if 'SKIP' in rest:
+        if status is None:
+            # the guest was killed, or the runner died, inside this test:
+            # its results so far are rows above, and it fails
+            res.add(name, 'fail', 'did not finish (guest killed or runner died); last '
+                    'line: ' + body_reason(body))
+        elif 'SKIP' in rest:
             res.add(name, 'skip', body_reason(body) or 'skipped by the test')
         elif status == 'ok' and '[FAIL]' in body:
             # static_keys/test_static_keys.sh prints [FAIL] and exits 0
             res.add(name, 'fail', 'test printed [FAIL] but exited 0')
-        elif status != 'ok' and coll == 'ftrace' and alone and not failed_alone:
+        elif (status != 'ok' and coll == 'ftrace' and not failed_alone and
+              re.search(r'^# not ok ', body, re.M) and
+              [str(len(nested))] == re.findall(r'^# 1\.\.(\d+)$', body, re.M)):
+            # every case reported, and every failed one passed alone or
+            # is a TCG timing skip: the total row says what its case
+            # rows say
             res.add(name, 'ok', 'its failed cases passed when run alone or are TCG timing skips')
         elif status != 'ok':
             res.add(name, 'fail', body_reason(body))
@@ -756,32 +785,26 @@ def parse_module_tests(out, res):
                 '' if rc == '0' else f'modprobe exit {rc}, see dmesg.txt')
 
 
-def ksft_test_output(text, coll, test):
-    m = re.search(rf'^# selftests: {re.escape(coll)}: {re.escape(test)}\n(.*?)^(?:not ok|ok) \d+ selftests',
-                  text, re.M | re.S)
-    return m.group(1) if m else ''
-
-
 def body_reason(body):
     lines = [l.lstrip('# ').strip() for l in body.split('\n') if l.strip()]
     return lines[-1][:160] if lines else ''
 
 
-def smoke_check(out, res):
+def smoke_check(out, res, label='harness'):
     """The booted kernel is the one just built."""
     try:
         guest = read(os.path.join(out, 'uname.txt')).split('\n')
     except OSError:
-        res.add('harness: booted kernel is the one built', 'fail', 'no uname.txt from guest')
+        res.add(f'{label}: booted kernel is the one built', 'fail', 'no uname.txt from guest')
         return
     rel = read(os.path.join(OBJ, 'include/config/kernel.release')).strip()
     comp = read(os.path.join(OBJ, 'include/generated/utsversion.h'))
     m = re.search(r'UTS_VERSION "(.*)"', comp)
     want_v = m.group(1) if m else '?'
     if guest[0].strip() == rel and guest[1].strip() == want_v:
-        res.add('harness: booted kernel is the one built', 'ok')
+        res.add(f'{label}: booted kernel is the one built', 'ok')
     else:
-        res.add('harness: booted kernel is the one built', 'fail',
+        res.add(f'{label}: booted kernel is the one built', 'fail',
                 f'guest {guest[:2]} vs built {rel!r} {want_v!r}')
 
 
@@ -813,11 +836,13 @@ def job_run():
     log(f'demo done on base Linux {version}')
 
 
-def lockdown_boot(res):
+def lockdown_boot():
     """A second, short boot with lockdown=confidentiality for the
     markers lockdown kselftest, which skips on an open kernel."""
+    res = Results(quiet=True)
     out, problems, text = step_boot(guest('lockdown.sh', '/tmp/results', KSFT), 'lockdown',
-                                    timeout=900, append=('lockdown=confidentiality',))
+                                    timeout=900, append=('lockdown=confidentiality',
+                                                         'kunit.enable=0'))
     try:
         state = read(os.path.join(out, 'lockdown.txt')).strip()
     except OSError:
@@ -829,74 +854,247 @@ def lockdown_boot(res):
         res.add('lockdown boot: clean run', 'fail', p)
     if problems:
         print(console_tail(text))
+    return res
 
 
-def guest_rows(res, out, problems, text):
+def guest_rows(res, out, problems, text, label='guest', kunit=True, modtests=True):
     """The rows of a test.sh guest run: the booted kernel, KUnit, the
     kselftests, the self-checking modules and the kernel log."""
-    smoke_check(out, res)
-    parse_kunit(out, res)
+    smoke_check(out, res, label)
+    if kunit:
+        parse_kunit(out, res)
     parse_kselftest(out, res)
-    parse_module_tests(out, res)
+    if modtests:
+        parse_module_tests(out, res)
     for p in problems:
-        res.add('guest: clean run', 'fail', p)
+        res.add(f'{label}: clean run', 'fail', p)
     if not problems:
-        res.add('guest: clean run (no panic, oops, WARN, timeout)', 'ok')
+        res.add(f'{label}: clean run (no panic, oops, WARN, timeout)', 'ok')
     else:
         print(console_tail(text))
+
+
+# ---------------------------------------------------------------- parts
+
+class Part:
+    """One guest of a split test run: which kselftests test.sh runs in it
+    (KSFT_TESTS words: "collection" or "collection:test"), whether it
+    reports KUnit and the self-checking modules, and its timeout.  A part
+    without KUnit boots with kunit.enable=0, so that its guest does not
+    run the built-in suites again."""
+
+    def __init__(self, name, tests, timeout, kunit=False, modtests=False, env='',
+                 ftrace_cases=''):
+        self.name, self.tests, self.timeout = name, tests, timeout
+        self.kunit, self.modtests, self.env = kunit, modtests, env
+        self.ftrace_cases = ftrace_cases
+
+    def selects(self, test):
+        """Whether this part runs kselftest <collection:test>."""
+        return any(w in (test, test.split(':')[0]) for w in self.tests.split())
+
+    def run(self, obj=None):
+        env = (f'KSFT_TESTS="{self.tests}" KUNIT={int(self.kunit)} '
+               f'MODTESTS={int(self.modtests)} {self.env}')
+        if self.ftrace_cases:
+            env += f'FTRACE_CASES="{self.ftrace_cases}" '
+        out, problems, text = step_boot(
+            env + guest('test.sh', '/tmp/results', KSFT), self.name,
+            timeout=self.timeout, obj=obj or OBJ,
+            append=() if self.kunit else ('kunit.enable=0',))
+        res = Results(quiet=True)
+        guest_rows(res, out, problems, text, label=f'guest {self.name}',
+                   kunit=self.kunit, modtests=self.modtests)
+        timing = os.path.join(out, 'timing.txt')
+        if os.path.exists(timing):
+            log(f'{self.name}: kselftest times: ' +
+                ', '.join(f'{l.split()[0]} {l.split()[1]}s' for l in read(timing).split('\n')
+                          if len(l.split()) == 2))
+        return res
+
+
+# make test on the default kernel: ftracetest split over two guests by
+# test.d directory, with about the same time in each (2026-11-25, 7.3
+# guest alone: remotes 544 s, ftrace 244 s, trigger 151 s, kprobe 91 s,
+# dynevent 75 s, direct 72 s, event 51 s, the rest under 40 s each; all
+# of ftracetest 1548 s), and the series' own kselftests with KUnit in a
+# third.  run_lanes() starts them longest first on two lanes, then the
+# backport, lockdown and host checks as lanes free up.  Each timeout is
+# at least twice its guest's measured time.
+TEST_PARTS = [
+    Part('ftrace-1', 'ftrace', timeout=2400,
+         ftrace_cases='test.d/remotes test.d/ftrace test.d/event test.d/filter '
+         'test.d/selftest test.d/tracer'),
+    Part('ftrace-2', 'ftrace', timeout=2400,
+         ftrace_cases='test.d/00basic test.d/trigger test.d/kprobe test.d/dynevent '
+         'test.d/direct test.d/preemptirq test.d/instances'),
+    Part('selftests', 'static_keys markers', timeout=1200, kunit=True, modtests=True),
+]
+
+
+def part_coverage(parts, ksft=None, collections=None):
+    """[problem] unless every installed kselftest of <collections> (all
+    by default) runs in exactly one part, and, where parts split
+    ftracetest, every ftracetest case in exactly one of those: a split
+    run drops nothing and runs nothing twice."""
+    ksft = ksft or KSFT
+    problems = []
+    try:
+        tests = [t for t in read(os.path.join(ksft, 'kselftest-list.txt')).split() if t]
+    except OSError:
+        return ['no kselftest-list.txt in ' + ksft]
+    for t in tests:
+        if collections and t.split(':')[0] not in collections:
+            continue
+        n = [p.name for p in parts if p.selects(t)]
+        # parts that split ftracetest's cases among them count as one
+        whole = [p for p in parts if p.selects(t) and not p.ftrace_cases]
+        if t.startswith('ftrace:') and n and not whole:
+            continue
+        if len(n) != 1:
+            problems.append(f'{t} runs in {len(n)} parts ({", ".join(n) or "none"})')
+    split = [p for p in parts if p.ftrace_cases]
+    if split:
+        root = os.path.join(ksft, 'ftrace')
+        cases = sorted(os.path.relpath(os.path.join(d, f), root)
+                       for d, _, files in os.walk(os.path.join(root, 'test.d'))
+                       for f in files if f.endswith('.tc'))
+        for c in cases:
+            n = [p.name for p in split
+                 if any(c == w or c.startswith(w.rstrip('/') + '/')
+                        for w in p.ftrace_cases.split())]
+            if len(n) != 1:
+                problems.append(f'ftracetest {c} runs in {len(n)} parts '
+                                f'({", ".join(n) or "none"})')
+    return problems
+
+
+def run_lanes(tasks, lanes=2):
+    """Run tasks [(name, fn)] on <lanes> threads, each taking the next
+    task in list order when its last one ends (list scheduling: put the
+    long ones first).  A guest under single-threaded TCG keeps one host
+    core busy, so two lanes use both cores.  Returns
+    {name: (Results, start offset, seconds)}; a task that raises gets a
+    failed row instead of killing the run."""
+    import threading
+    t0 = time.time()
+    todo = list(tasks)
+    done = {}
+    lock = threading.Lock()
+
+    def lane(n):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                name, fn = todo.pop(0)
+            start = time.time()
+            log(f'lane {n}: {name} starts')
+            try:
+                res = fn()
+            except Exception as e:  # pylint: disable=broad-except
+                res = Results(quiet=True)
+                res.add(f'{name}: ran', 'fail', str(e)[:300])
+            end = time.time()
+            log(f'lane {n}: {name} took {end - start:.0f}s')
+            with lock:
+                done[name] = (res, start - t0, end - start, n)
+
+    threads = [threading.Thread(target=lane, args=(n,)) for n in range(1, lanes + 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    log('parts (lane, start, time):')
+    for name, _ in tasks:
+        if name in done:
+            _, start, secs, n = done[name]
+            log(f'  {name:24s} lane {n}  +{start:5.0f}s  {secs:5.0f}s')
+    return done
 
 
 def job_test():
     t0 = time.time()
     res = Results()
     version = prepare()
-    # ftracetest (about 150 cases) makes the guest run take 10-20 min
-    # under TCG.
-    out, problems, text = step_boot(guest('test.sh', '/tmp/results', KSFT), 'test',
-                                    timeout=3000)
+    backports = [n for n in bases.BASES if n != BASE.name] \
+        if BASE.name == bases.DEFAULT and os.environ.get('BACKPORT') != 'none' else []
+    # Builds first, on both cores; then only guests and host checks,
+    # at most two at a time, so no guest shares its core with a build.
+    for name in backports:
+        backport_step(name, 'prepare')
+    log(f'builds done after {time.time() - t0:.0f}s; guests and checks in two lanes')
+    missed = part_coverage(TEST_PARTS)
+    res.add('harness: the guests run every kselftest and ftracetest case once',
+            'fail' if missed else 'ok', '; '.join(missed[:5]))
+    # longest first: ftracetest's halves, the host checks (minutes of
+    # coccicheck when its inputs changed), then the short guests
+    tasks = [(f'guest {p.name}', p.run) for p in TEST_PARTS[:2]]
+    tasks += [('host checks', host_checks)]
+    tasks += [(f'guest {p.name}', p.run) for p in TEST_PARTS[2:]]
+    tasks += [(f'backport {n}', lambda n=n: backport_rows(n)) for n in backports]
+    tasks += [('guest lockdown', lockdown_boot)]
+    done = run_lanes(tasks)
     log('results:')
-    guest_rows(res, out, problems, text)
-    lockdown_boot(res)
+    for name, _ in tasks:
+        res.extend(done[name][0])
+    log(f'make test on base Linux {version} took {time.time() - t0:.0f}s')
+    print(res.summary())
+    return 1 if res.failed() else 0
+
+
+def host_checks():
+    """The harness's own unit tests and the make check checks, with one
+    compile job: the other core runs a guest."""
+    res = Results(quiet=True)
     r = subprocess.run([sys.executable, '-m', 'unittest', 'discover', '-s',
                         os.path.join(ROOT, 'scripts'), '-p', 'test_*.py'],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        check=False)
     res.add('harness: own unit tests', 'ok' if r.returncode == 0 else 'fail',
             r.stdout.strip().split('\n')[-1])
-    checks.run_all(res, ctx())
-    log(f'make test on base Linux {version} took {time.time() - t0:.0f}s')
-    if BASE.name == bases.DEFAULT and os.environ.get('BACKPORT') != 'none':
-        for name in bases.BASES:
-            if name != BASE.name:
-                backport_rows(res, name)
-    print(res.summary())
-    return 1 if res.failed() else 0
+    c = ctx()
+    c.JOBS = '1'
+    checks.run_all(res, c)
+    return res
 
 
-def backport_rows(res, name):
-    """Build the backport to base <name> in its own build dir, boot it and
-    add its KUnit, markers and static_keys kselftest rows (ftracetest
-    and the lockdown boot run with make test BASE=<name>)."""
-    t0 = time.time()
+def backport_step(name, job):
+    """Run mk.py <job> for base <name> in its own build dir (build/ ->
+    build-6.12/, the directory make test BASE=<name> uses), output in
+    build/logs/backport-<name>-<job>.log.  Returns the exit code."""
     env = {k: v for k, v in os.environ.items() if k not in ('B', 'KERNEL_SRC')}
     env['BASE'] = name
-    # build/ -> build-6.12/, the directory make test BASE=6.12 uses
-    b = env['B'] = f'{B}-{name}'
-    log(f'backport to {name}: build, KUnit and the series\' kselftests in {b}')
-    out = os.path.join(b, 'results.json')
+    env['B'] = f'{B}-{name}'
+    logf = os.path.join(LOGS, f'backport-{name}-{job}.log')
+    log(f'backport to {name}: {job} in {env["B"]}   (log: {os.path.relpath(logf, ROOT)})')
+    with open(logf, 'w', encoding='utf-8') as lf:
+        rc = subprocess.run([sys.executable, os.path.abspath(__file__), job], env=env,
+                            stdout=lf, stderr=subprocess.STDOUT, check=False).returncode
+    if rc:
+        print(console_tail(read(logf), 20))
+    return rc
+
+
+def backport_rows(name):
+    """Boot the backport to base <name> (built by backport_step(name,
+    'prepare')) and return its KUnit, markers and static_keys kselftest
+    rows; ftracetest and the lockdown boot run with make test
+    BASE=<name>."""
+    res = Results(quiet=True)
+    out = os.path.join(f'{B}-{name}', 'results.json')
     if os.path.exists(out):
         os.unlink(out)
-    subprocess.run([sys.executable, os.path.abspath(__file__), 'test-backport'], env=env,
-                   check=False)
+    backport_step(name, 'test-backport')
     try:
         import json
         with open(out, encoding='utf-8') as f:
             rows = json.load(f)
     except (OSError, ValueError):
-        rows = [('run', 'fail', 'no results (build or boot failed, see above)')]
+        rows = [('run', 'fail', 'no results (build or boot failed, see its log)')]
     for row_name, status, detail in rows:
         res.add(f'backport {name}: {row_name}', status, detail)
-    log(f'backport to {name} took {time.time() - t0:.0f}s')
+    return res
 
 
 def job_test_backport():
@@ -904,10 +1102,10 @@ def job_test_backport():
     base: build, KUnit, the static_keys and markers kselftests."""
     res = Results()
     version = prepare()
-    cmd = 'KSFT_COLLECTIONS="static_keys markers" ' + guest('test.sh', '/tmp/results', KSFT)
-    out, problems, text = step_boot(cmd, 'test-backport', timeout=1800)
+    part = Part('test-backport', 'static_keys markers', timeout=1800, kunit=True,
+                modtests=True)
     res.add(f'base tree is Linux {version}', 'ok')
-    guest_rows(res, out, problems, text)
+    res.extend(part.run())
     res.save(os.path.join(B, 'results.json'))
     print(res.summary())
     return 1 if res.failed() else 0

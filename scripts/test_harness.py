@@ -46,6 +46,29 @@ ok 2 selftests: markers: markers_test.sh # SKIP
 """
 
 
+TCG_TIMING_TAP = """TAP version 13
+1..1
+# selftests: ftrace: ftracetest-ktap
+# TAP version 13
+# 1..2
+# ok 1 event trigger - test poll wait on histogram
+# not ok 2 (instance) event trigger - test poll wait on histogram
+# # execute (instance) : /tmp/ksft/ftrace/test.d/trigger/trigger-hist-poll.tc
+# # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
+"""
+
+
+def parsed(tap):
+    """The rows parse_kselftest() makes of <tap>, without a rerun file."""
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+            f.write(tap)
+        res = mk.Results(quiet=True)
+        mk.parse_kselftest(d, res)
+        return res.rows
+
+
 class KtapTest(unittest.TestCase):
     def test_leaves(self):
         got = mk.parse_ktap_leaves(KTAP)
@@ -128,17 +151,7 @@ not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
                 self.assertEqual([r[1] for r in res.rows], want + [top])
 
     def test_ftracetest_tcg_timing(self):
-        tap = """TAP version 13
-1..1
-# selftests: ftrace: ftracetest-ktap
-# TAP version 13
-# 1..2
-# ok 1 event trigger - test poll wait on histogram
-# not ok 2 (instance) event trigger - test poll wait on histogram
-# # execute (instance) : /tmp/ksft/ftrace/test.d/trigger/trigger-hist-poll.tc
-# # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
-not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
-"""
+        tap = TCG_TIMING_TAP
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
                 f.write(tap)
@@ -149,6 +162,34 @@ not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
             self.assertEqual([r[1] for r in res.rows], ['ok', 'skip', 'ok'])
             self.assertIn('TCG timing', res.rows[1][2])
 
+    def test_ftracetest_tcg_timing_no_rerun(self):
+        # The guest was killed before the alone rerun: the case row is a
+        # TCG timing skip and the total row must not say otherwise.
+        self.assertEqual([r[1] for r in parsed(TCG_TIMING_TAP)], ['ok', 'skip', 'ok'])
+
+    def test_ftracetest_cut_short_fails(self):
+        # A total row whose cases did not all report is not excused.
+        rows = parsed(TCG_TIMING_TAP.replace('# 1..2', '# 1..3'))
+        self.assertEqual([r[1] for r in rows], ['ok', 'skip', 'fail'])
+
+    def test_kselftest_one_runner_call_per_test(self):
+        # test.sh runs the runner once per test: one TAP document each.
+        docs = ''.join(f'TAP version 13\n1..1\n# timeout set to 45\n'
+                       f'# selftests: markers: {t}\n# fine\n'
+                       f'{st} 1 selftests: markers: {t}\nrunner exit 0\n'
+                       for t, st in (('a.sh', 'ok'), ('b.sh', 'not ok')))
+        rows = parsed(docs + 'TAP version 13\n1..1\n# selftests: markers: c.sh\n')
+        self.assertEqual(rows[:2], [('kselftest: markers:a.sh', 'ok', ''),
+                                    ('kselftest: markers:b.sh', 'fail', 'fine')])
+        self.assertIn('planned 3 tests, 2 reported', rows[-1][2])
+
+    def test_kselftest_killed_inside_ftracetest(self):
+        # The guest was killed at its timeout inside ftracetest: the
+        # cases it finished are still rows.
+        rows = parsed(TCG_TIMING_TAP.split('# # execute')[0])
+        self.assertEqual([r[1] for r in rows], ['ok', 'skip', 'fail', 'fail'])
+        self.assertIn('did not finish', rows[2][2])
+
     def test_kselftest_runner_died(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
@@ -158,6 +199,29 @@ not ok 1 selftests: ftrace: ftracetest-ktap # exit=1
             self.assertTrue(res.failed())
             self.assertIn('planned 2 tests, 1 reported', res.rows[-1][2])
 
+
+
+class PartsTest(unittest.TestCase):
+    def test_coverage(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'kselftest-list.txt'), 'w') as f:
+                f.write('static_keys:a.sh\nmarkers:b.sh\nmarkers:c.sh\nftrace:ftracetest-ktap\n')
+            for sub in ('test.d/kprobe', 'test.d/event'):
+                os.makedirs(os.path.join(d, 'ftrace', sub))
+            for tc in ('test.d/kprobe/k1.tc', 'test.d/kprobe/k2.tc', 'test.d/event/e.tc'):
+                open(os.path.join(d, 'ftrace', tc), 'w').close()
+            ok = [mk.Part('one', 'static_keys markers:b.sh', 1),
+                  mk.Part('two', 'markers:c.sh ftrace', 1, ftrace_cases='test.d/kprobe'),
+                  mk.Part('three', 'ftrace', 1, ftrace_cases='test.d/event/e.tc')]
+            self.assertEqual(mk.part_coverage(ok, d), [])
+            self.assertEqual(mk.part_coverage(ok[:1], d, ('static_keys', 'markers')),
+                             ['markers:c.sh runs in 0 parts (none)'])
+            bad = [mk.Part('one', 'static_keys markers', 1),
+                   mk.Part('two', 'markers:c.sh ftrace', 1, ftrace_cases='test.d/kprobe/k1.tc')]
+            self.assertEqual(mk.part_coverage(bad, d), [
+                'markers:c.sh runs in 2 parts (one, two)',
+                'ftracetest test.d/event/e.tc runs in 0 parts (none)',
+                'ftracetest test.d/kprobe/k2.tc runs in 0 parts (none)'])
 
 class WarnTest(unittest.TestCase):
     SPLAT = ('{first}\nModules linked in:\nCall Trace:\n <TASK>\n {fn}+0x1/0x2\n'

@@ -12,34 +12,62 @@ uname -v >> "$OUT/uname.txt"
 cp /proc/config.gz "$OUT/" 2>/dev/null
 
 # KUnit: built-in suites ran at boot; module suites run when loaded.
-# debugfs keeps each suite's KTAP while its module is loaded.
-kmods=$(find "/lib/modules/$(uname -r)/" -name '*_kunit*.ko*' -printf '%f\n' | \
-	sed 's/\.ko.*//')
-for m in $kmods; do
-	modprobe "$m" || echo "modprobe $m failed: $?" >> "$OUT/kunit-modules.err"
-done
-mkdir -p "$OUT/kunit"
-for d in /sys/kernel/debug/kunit/*/; do
-	[ -r "$d/results" ] && cat "$d/results" > "$OUT/kunit/$(basename "$d").ktap"
-done
-for m in $kmods; do
-	modprobe -r "$m"
-done
+# debugfs keeps each suite's KTAP while its module is loaded.  A part
+# of a split run that leaves KUnit to another guest has KUNIT=0 (and
+# boots with kunit.enable=0).
+if [ "${KUNIT:-1}" = 1 ]; then
+	kmods=$(find "/lib/modules/$(uname -r)/" -name '*_kunit*.ko*' -printf '%f\n' |
+		sed 's/\.ko.*//')
+	for m in $kmods; do
+		modprobe "$m" || echo "modprobe $m failed: $?" >> "$OUT/kunit-modules.err"
+	done
+	mkdir -p "$OUT/kunit"
+	for d in /sys/kernel/debug/kunit/*/; do
+		[ -r "$d/results" ] && cat "$d/results" > "$OUT/kunit/$(basename "$d").ktap"
+	done
+	for m in $kmods; do
+		modprobe -r "$m"
+	done
+	sync
+fi
 
-# kselftests through the standard runner, TAP to a file.  The runner
+# kselftests through the standard runner, TAP to a file, one runner
+# call per test so that each test's time is recorded (timing.txt) and
+# its result reaches the host before the next starts: a guest killed
+# at its timeout still reports every test that finished.  The runner
 # reopens /dev/stdout for each test's output, which loses lines on a
-# regular file: give it a pipe.
-# ftracetest writes its logs next to itself: run from a writable copy.
-# KSFT_COLLECTIONS limits the run (the debug job leaves ftrace out).
+# regular file: give it a pipe.  ftracetest writes its logs next to
+# itself: run from a writable copy.
+# KSFT_TESTS picks what runs: "collection" or "collection:test" words
+# (default: every installed test).
+ksft_selected() {
+	local t=$1 w
+	[ -z "${KSFT_TESTS:-}" ] && return 0
+	for w in $KSFT_TESTS; do
+		[ "$w" = "$t" ] || [ "$w" = "${t%%:*}" ] && return 0
+	done
+	return 1
+}
+# FTRACE_CASES: the ftracetest cases or test.d directories this guest
+# runs (default: all), for a run split over guests side by side.
 if [ -x "$KSFT/run_kselftest.sh" ]; then
 	rm -rf /tmp/ksft && cp -a "$KSFT" /tmp/ksft
-	colls=
-	for c in ${KSFT_COLLECTIONS:-}; do
-		colls="$colls -c $c"
+	if [ -n "${FTRACE_CASES:-}" ] && [ -f /tmp/ksft/ftrace/ftracetest-ktap ]; then
+		sed -i "s|^\./ftracetest -K -v\$|& $FTRACE_CASES|" \
+			/tmp/ksft/ftrace/ftracetest-ktap
+		grep -q -- "-v $FTRACE_CASES\$" /tmp/ksft/ftrace/ftracetest-ktap ||
+			echo "FTRACE_CASES not applied to ftracetest-ktap" >> "$OUT/errors.txt"
+	fi
+	: > "$OUT/kselftest.tap"
+	: > "$OUT/timing.txt"
+	for t in $(cd /tmp/ksft && ./run_kselftest.sh -l); do
+		ksft_selected "$t" || continue
+		start=$(date +%s)
+		(cd /tmp/ksft && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} \
+			-t "$t" 2>&1; echo "runner exit $?") | cat >> "$OUT/kselftest.tap"
+		echo "$t $(($(date +%s) - start))" >> "$OUT/timing.txt"
+		sync
 	done
-	(cd /tmp/ksft && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} \
-		$colls 2>&1; echo "runner exit $?") | \
-		cat > "$OUT/kselftest.tap"
 fi
 # A mainline ftracetest case that failed in the full run is run again
 # alone, so that the host can tell a failure that follows from earlier
@@ -57,16 +85,18 @@ if [ -f "$OUT/kselftest.tap" ] && [ -x /tmp/ksft/ftrace/ftracetest ]; then
 	done
 fi
 # Self-checking test modules: loading fails if a check fails.
-: > "$OUT/modtests.txt"
-for m in test_static_key_base:test_static_keys; do
-	for mod in ${m//:/ }; do
-		modprobe "$mod"
-		echo "$mod $?" >> "$OUT/modtests.txt"
+if [ "${MODTESTS:-1}" = 1 ]; then
+	: > "$OUT/modtests.txt"
+	for m in test_static_key_base:test_static_keys; do
+		for mod in ${m//:/ }; do
+			modprobe "$mod"
+			echo "$mod $?" >> "$OUT/modtests.txt"
+		done
+		for mod in $(echo ${m//:/ } | tac -s ' '); do
+			modprobe -r "$mod" 2>/dev/null
+		done
 	done
-	for mod in $(echo ${m//:/ } | tac -s ' '); do
-		modprobe -r "$mod" 2>/dev/null
-	done
-done
+fi
 
 dmesg > "$OUT/dmesg.txt"
 finish
