@@ -66,9 +66,11 @@ static bool tracepoint_batch_defer(struct tracepoint_batch *batch,
 /*
  * Called under tracepoints_mutex before @funcs replaces @old as the probe
  * array of @tp.  A batch may leave the static call reaching the probe in
- * the first slot while the array grows (tracepoint_batch_defer_iter()):
- * if the first slot of @funcs holds another probe or other data, the
- * static call moves to the iterator before the array is published.
+ * the first slot while the array grows from one probe to two
+ * (tracepoint_batch_defer_iter()): if the first slot of @funcs holds
+ * another probe or other data, or @funcs has more than two probes (the
+ * new one is to be called at once), the static call moves to the
+ * iterator before the array is published.
  */
 static void tracepoint_batch_fix_call(struct tracepoint *tp,
 				      struct tracepoint_func *funcs,
@@ -77,7 +79,8 @@ static void tracepoint_batch_fix_call(struct tracepoint *tp,
 	if (!tp->static_call_key || !funcs || !old ||
 	    tracepoint_live_call(tp) == tp->iterator)
 		return;
-	if (funcs[0].func != old[0].func || funcs[0].data != old[0].data)
+	if (nr_func_state(funcs) == TP_FUNC_N ||
+	    funcs[0].func != old[0].func || funcs[0].data != old[0].data)
 		tracepoint_update_call(tp, NULL);
 }
 

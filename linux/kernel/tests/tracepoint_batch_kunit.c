@@ -5,7 +5,7 @@
  * site reads, and after the apply they must be what the unbatched
  * registrations would have left.
  *
- * The tracepoint tpb_kunit_tp, defined here, has two probes that log
+ * The tracepoint tpb_kunit_tp, defined here, has three probes that log
  * each call and count calls that got another probe's data.
  */
 
@@ -25,7 +25,7 @@ struct tpb_probe_data {
 	int wrong_data;
 };
 
-static struct tpb_probe_data tpb_data[2];
+static struct tpb_probe_data tpb_data[3];
 /* Probes registered, as a bit mask, and the batch of the test. */
 static unsigned int tpb_registered;
 static struct tracepoint_batch tpb_batch;
@@ -44,16 +44,30 @@ static void tpb_probe1(void *data, int a)
 		tpb_data[1].wrong_data++;
 }
 
+static void tpb_probe2(void *data, int a)
+{
+	tpb_data[2].calls++;
+	if (data != &tpb_data[2])
+		tpb_data[2].wrong_data++;
+}
+
+static void (* const tpb_probes[])(void *data, int a) = {
+	tpb_probe0, tpb_probe1, tpb_probe2,
+};
+
 /* Hit the tracepoint once; return which probes ran, as a bit mask. */
 static int tpb_hit(struct kunit *test)
 {
-	int before[2] = { tpb_data[0].calls, tpb_data[1].calls };
+	int before[3] = { tpb_data[0].calls, tpb_data[1].calls,
+			  tpb_data[2].calls };
 
 	trace_tpb_kunit_tp(1);
 	KUNIT_EXPECT_EQ(test, tpb_data[0].wrong_data, 0);
 	KUNIT_EXPECT_EQ(test, tpb_data[1].wrong_data, 0);
+	KUNIT_EXPECT_EQ(test, tpb_data[2].wrong_data, 0);
 	return (tpb_data[0].calls != before[0]) |
-	       (tpb_data[1].calls != before[1]) << 1;
+	       (tpb_data[1].calls != before[1]) << 1 |
+	       (tpb_data[2].calls != before[2]) << 2;
 }
 
 static bool tpb_key_on(void)
@@ -61,15 +75,15 @@ static bool tpb_key_on(void)
 	return static_key_enabled(&tpb_tp.key);
 }
 
-/* What the static call reaches: 0 or 1 for a probe, -1 the iterator. */
+/* What the static call reaches: 0 to 2 for a probe, -1 the iterator. */
 static int tpb_target(void)
 {
 	void *func = READ_ONCE(tpb_tp.static_call_key->func);
+	int i;
 
-	if (func == tpb_probe0)
-		return 0;
-	if (func == tpb_probe1)
-		return 1;
+	for (i = 0; i < ARRAY_SIZE(tpb_probes); i++)
+		if (func == tpb_probes[i])
+			return i;
 	return func == tpb_tp.iterator ? -1 : -2;
 }
 
@@ -77,8 +91,7 @@ static int tpb_reg(struct tracepoint_batch *batch, int i)
 {
 	int ret;
 
-	ret = tracepoint_probe_register_batch(batch, &tpb_tp,
-					      i ? tpb_probe1 : tpb_probe0,
+	ret = tracepoint_probe_register_batch(batch, &tpb_tp, tpb_probes[i],
 					      &tpb_data[i]);
 	if (!ret)
 		tpb_registered |= BIT(i);
@@ -89,8 +102,7 @@ static int tpb_unreg(struct tracepoint_batch *batch, int i)
 {
 	int ret;
 
-	ret = tracepoint_probe_unregister_batch(batch, &tpb_tp,
-						i ? tpb_probe1 : tpb_probe0,
+	ret = tracepoint_probe_unregister_batch(batch, &tpb_tp, tpb_probes[i],
 						&tpb_data[i]);
 	if (!ret)
 		tpb_registered &= ~BIT(i);
@@ -118,7 +130,7 @@ static void tpb_exit(struct kunit *test)
 {
 	int i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < ARRAY_SIZE(tpb_probes); i++)
 		if (tpb_registered & BIT(i))
 			tpb_unreg(NULL, i);
 	tpb_apply();
@@ -246,12 +258,41 @@ static void tpb_mixed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
 }
 
+/*
+ * A third probe after a batched 1 -> 2 that left the static call on the
+ * first probe: with or without a batch, the third probe is called at
+ * once, as tracepoint_probe_register() promises, so the static call
+ * must reach the iterator before the array of three is published.
+ */
+static void tpb_third_test(struct kunit *test)
+{
+	int batched;
+
+	for (batched = 0; batched < 2; batched++) {
+		KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 0), 0);
+		KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 1), 0);
+		KUNIT_ASSERT_EQ(test, tpb_target(), 0);
+		KUNIT_ASSERT_EQ(test, tpb_reg(batched ? &tpb_batch : NULL, 2),
+				0);
+		KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+		KUNIT_EXPECT_EQ(test, tpb_hit(test), 7);
+		KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+		KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+		KUNIT_EXPECT_EQ(test, tpb_hit(test), 7);
+		KUNIT_ASSERT_EQ(test, tpb_unreg(NULL, 2), 0);
+		KUNIT_ASSERT_EQ(test, tpb_unreg(NULL, 1), 0);
+		KUNIT_ASSERT_EQ(test, tpb_unreg(NULL, 0), 0);
+		KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	}
+}
+
 static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_enable_test),
 	KUNIT_CASE(tpb_steps_test),
 	KUNIT_CASE(tpb_swap_test),
 	KUNIT_CASE(tpb_first_leaves_test),
 	KUNIT_CASE(tpb_mixed_test),
+	KUNIT_CASE(tpb_third_test),
 	{}
 };
 
