@@ -38,10 +38,6 @@ static RAW_NOTIFIER_HEAD(marker_notifier);
 DEFINE_PER_CPU(unsigned int, marker_nesting);
 EXPORT_PER_CPU_SYMBOL_GPL(marker_nesting);
 
-/* Sites in modules enter it inline. */
-DEFINE_SRCU_FAST(marker_srcu);
-EXPORT_SYMBOL_GPL(marker_srcu);
-
 static void marker_funcs_free_cb(struct rcu_head *head)
 {
 	kfree(container_of(head, struct marker_funcs, rcu));
@@ -50,7 +46,7 @@ static void marker_funcs_free_cb(struct rcu_head *head)
 /* Free a probe array once no site or iterator can be reading it. */
 static void marker_free_funcs(struct marker_funcs *funcs)
 {
-	call_srcu(&marker_srcu, &funcs->rcu, marker_funcs_free_cb);
+	call_srcu(&tracepoint_srcu, &funcs->rcu, marker_funcs_free_cb);
 }
 
 static void marker_free_cb(struct rcu_head *head)
@@ -156,7 +152,7 @@ static void marker_put(struct marker *m)
 	list_del(&m->list);
 	kfree(m->format);
 	/* Sites and probes are gone; wait for a probe still reading it. */
-	call_srcu(&marker_srcu, &m->rcu, marker_free_cb);
+	call_srcu(&tracepoint_srcu, &m->rcu, marker_free_cb);
 }
 
 /*
@@ -390,13 +386,15 @@ EXPORT_SYMBOL_GPL(marker_probe_unregister);
  * marker_synchronize_unregister - wait for probe calls in flight
  *
  * Call after marker_probe_unregister() and before freeing the probe's data
- * or unloading the module that holds the probe.
+ * or unloading the module that holds the probe.  Sites read their probe
+ * arrays under tracepoint_srcu, so tracepoint_synchronize_unregister()
+ * waits for marker probes as well.
  *
  * Context: Process context, may sleep.
  */
 void marker_synchronize_unregister(void)
 {
-	synchronize_srcu(&marker_srcu);
+	synchronize_srcu(&tracepoint_srcu);
 }
 EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 

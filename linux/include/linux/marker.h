@@ -27,8 +27,8 @@
  * Probes connect by name with marker_probe_register().  A site reads its
  * probe array, and in it the function to call with its data: the only
  * probe and its data, or the iterator, which calls each probe in
- * registration order.  The array is read under SRCU-fast (marker_srcu),
- * as tracepoints read theirs, so a probe is entered preemptible when the
+ * registration order.  The array is read under tracepoints' own SRCU-fast
+ * read side (tracepoint_srcu), so a probe is entered preemptible when the
  * site is; it must not sleep, as the site may be atomic.  The entries
  * DEFINE_MARKER_PROBE() builds run the probe body with preemption
  * disabled, as trace event probes run.  A site carries no recursion
@@ -48,6 +48,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/srcu.h>
+#include <linux/tracepoint.h>
 #include <linux/types.h>
 
 struct marker;
@@ -58,14 +59,16 @@ struct module;
 
 /*
  * Read side of a site, and the context of a probe body.  Sites hold
- * marker_srcu (SRCU-fast: NMI-safe, preemptible) while they read their
- * probe array and call; marker_synchronize_unregister() waits for them.
- * Probe entries disable preemption around a body that uses per-CPU state
- * (the recursion guard, ring buffers), as trace event probes do.
+ * tracepoint_srcu (SRCU-fast: NMI-safe, preemptible) while they read
+ * their probe array and call, as tracepoint sites do, so that
+ * tracepoint_synchronize_unregister(), all the event core and perf wait
+ * for before freeing an event's files and per-event data, waits for
+ * marker probes too.  Probe entries disable preemption around a body that
+ * uses per-CPU state (the recursion guard, ring buffers), as trace event
+ * probes do.
  */
-extern struct srcu_struct marker_srcu;
-#define __marker_read_guard()	guard(srcu_fast_notrace)(&marker_srcu)
-#define __marker_deref(p)	srcu_dereference_notrace(p, &marker_srcu)
+#define __marker_read_guard()	guard(srcu_fast_notrace)(&tracepoint_srcu)
+#define __marker_deref(p)	srcu_dereference_notrace(p, &tracepoint_srcu)
 #define marker_probe_guard()	guard(preempt_notrace)()
 
 /**
@@ -329,7 +332,7 @@ static inline __printf(1, 2) void __mark_check_format(const char *fmt, ...)
 
 /*
  * The out-of-line part of a site, entered with its static branch taken:
- * like a tracepoint, read the probe array in a marker_srcu read-side
+ * like a tracepoint, read the probe array in a tracepoint_srcu read-side
  * section; then evaluate the arguments and call what the array says.
  * Each site holds its own pointer to the array, so a hit reads one
  * pointer before the function and its data.

@@ -832,8 +832,8 @@ static void marker_recursion_test(struct kunit *test)
 /* ---- probe context ---- */
 
 /*
- * Sites hold marker_srcu, SRCU-fast, as tracepoints do on this base: a
- * site hit from preemptible code enters its probe preemptible.  A base
+ * Sites hold tracepoint_srcu, SRCU-fast, as tracepoints do on this base:
+ * a site hit from preemptible code enters its probe preemptible.  A base
  * whose tracepoints run probes with preemption off does the same for
  * markers and sets this to false.
  */

@@ -25,14 +25,20 @@
  *    flushes it, so a module's events exist when its init runs and are
  *    gone when its unload returns.
  *
- * Probes are entered in the sites' marker_srcu read-side section, maybe
- * preemptible (see MARK()); each entry disables preemption around the
- * record, as trace event probes do.  An event is freed only after its
- * probes are unregistered and marker_synchronize_unregister() returned.
+ * Probes are entered in the sites' read-side section, maybe preemptible
+ * (see MARK()); each entry disables preemption around the record, as
+ * trace event probes do.  That read side is the tracepoints' own, so what
+ * the event core and perf wait for before freeing an event's files and
+ * per-event data, tracepoint_synchronize_unregister(), covers marker
+ * probes too.  tm_sync() waits for probes still running on an event it
+ * is about to remove (disabled, so unregistered, but maybe still in
+ * flight) before the event core frees the event's files and it frees
+ * the event.
  *
- * An event whose marker loses its last site while it is enabled (module
- * unloaded) is kept, connected as a pending probe, and records again if
- * the module comes back; it is removed once disabled.
+ * An event whose marker loses its last site while it is enabled or
+ * referenced (module unloaded) is kept, connected as a pending probe, and
+ * records again if the module comes back; it is removed once disabled,
+ * or at the next update after its last reference is dropped.
  */
 
 #define pr_fmt(fmt) "trace_markers: " fmt
@@ -1046,7 +1052,14 @@ static struct tm_event *tm_event_alloc(const char *name, const char *format)
 	ev->class.reg = tm_reg;
 	ev->call.class = &ev->class;
 	ev->call.tp = &ev->tp;
-	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT;
+	/*
+	 * Counted references, as dynamic events have: eprobes, the
+	 * enable_event triggers and trace_get_event_file() hold the event
+	 * with trace_event_try_get_ref(), which pins nothing for an event
+	 * without a module, and the event goes when its marker's module
+	 * does.  tm_event_del() keeps an event so referenced.
+	 */
+	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
 	ev->call.event.funcs = &tm_funcs;
 	ev->call.data = ev;
 	return ev;
@@ -1084,14 +1097,18 @@ out_free:
 }
 
 /*
- * Remove @ev unless it is in use (-EBUSY); under event_mutex.  The caller
- * frees it with tm_event_free() after an RCU grace period.
+ * Remove @ev unless it is in use (-EBUSY): enabled, or referenced by an
+ * eprobe, a trigger or a trace_get_event_file() user; under event_mutex,
+ * which those take to get their references.  The caller frees it with
+ * tm_event_free() once no probe of it runs.
  */
 static int tm_event_del(struct tm_event *ev)
 {
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
+	if (trace_event_dyn_busy(&ev->call))
+		return -EBUSY;
 	/* Also unregisters the trace_event, as event_remove() does. */
 	ret = trace_remove_event_call(&ev->call);
 	if (ret)
@@ -1138,6 +1155,20 @@ static struct tm_snap *tm_snap_find(struct list_head *snap, const char *name)
 	return NULL;
 }
 
+/* Whether tm_sync() would try to remove an event; under event_mutex. */
+static bool tm_sync_removes(struct list_head *snap)
+{
+	struct tm_event *ev;
+	struct tm_snap *s;
+
+	list_for_each_entry(ev, &tm_events, list) {
+		s = tm_snap_find(snap, trace_event_name(&ev->call));
+		if (!s || strcmp(s->format, ev->format))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Make the events match the markers that have sites: add the missing,
  * remove those whose marker is gone or changed format, unless in use.
@@ -1159,6 +1190,14 @@ static void tm_sync(void)
 	}
 
 	mutex_lock(&event_mutex);
+	/*
+	 * trace_remove_event_call() frees the files of a disabled event at
+	 * once, while a hit that read its probe array before the disable
+	 * may still run a probe on one: wait for those first.  Under
+	 * event_mutex nothing can enable an event meanwhile.
+	 */
+	if (tm_sync_removes(&snap))
+		marker_synchronize_unregister();
 	list_for_each_entry_safe(ev, tmp, &tm_events, list) {
 		s = tm_snap_find(&snap, trace_event_name(&ev->call));
 		if (s && !strcmp(s->format, ev->format)) {
@@ -1192,12 +1231,9 @@ static void tm_sync(void)
 	}
 	mutex_unlock(&event_mutex);
 
-	if (!list_empty(&removed)) {
-		/* Probes still running on a removed event are done after. */
-		marker_synchronize_unregister();
-		list_for_each_entry_safe(ev, tmp, &removed, list)
-			tm_event_free(ev);
-	}
+	/* No probe of theirs ran since the wait above. */
+	list_for_each_entry_safe(ev, tmp, &removed, list)
+		tm_event_free(ev);
 out:
 	list_for_each_entry_safe(s, stmp, &snap, list)
 		kfree(s);

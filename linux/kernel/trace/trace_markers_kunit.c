@@ -9,6 +9,9 @@
  * declares in its format file.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/ring_buffer.h>
 #include <linux/trace.h>
@@ -273,10 +276,199 @@ static void tm_probe_endbr_test(struct kunit *test)
 #endif
 }
 
+/*
+ * Lifetimes of what an event's probes use.  The event core frees an
+ * instance's event files, and perf its per-event data, once
+ * tracepoint_synchronize_unregister() returns; a marker event's probe
+ * still running must hold that wait up.  A probe registered before the
+ * event's holds the read side of one hit until the removal under test
+ * returns or TMK_HOLD_MS pass: when the removal returns first, the hit's
+ * next probe, the event's, runs on a freed file.
+ */
+#define TMK_HOLD_INSTANCE	"markers_kunit_hold"
+#define TMK_HOLD_EVENT		"trace_markers_kunit_hold"
+#define TMK_HOLD_MS		4000
+
+struct tmk_hold {
+	atomic_t entered;	/* the hit is in the holding probe */
+	atomic_t removed;	/* the removal under test returned */
+	bool removed_in_hit;	/* ... while the hit was held */
+	bool timed_out;		/* the hold ended by its timeout */
+	struct completion done;	/* the hitting thread returned */
+	void (*hit)(int v);
+};
+
+static void tmk_hold_probe(void *data, const struct marker *m,
+			   const u64 *args)
+{
+	struct tmk_hold *h = data;
+	unsigned long end = jiffies + msecs_to_jiffies(TMK_HOLD_MS);
+
+	if (atomic_xchg(&h->entered, 1))
+		return;
+	while (!atomic_read(&h->removed) && time_before(jiffies, end))
+		cpu_relax();
+	h->removed_in_hit = atomic_read(&h->removed);
+	h->timed_out = !h->removed_in_hit;
+}
+
+static noinline void tmk_hit_hold(int v)
+{
+	MARK(trace_markers_kunit_hold, "v=%d", v);
+}
+
+static int tmk_hold_thread(void *data)
+{
+	struct tmk_hold *h = data;
+
+	h->hit(1);
+	complete(&h->done);
+	return 0;
+}
+
+/* Start a thread hitting the marker; false unless it is held in the probe. */
+static bool tmk_hold_start(struct tmk_hold *h)
+{
+	struct task_struct *t;
+	int i;
+
+	init_completion(&h->done);
+	t = kthread_run(tmk_hold_thread, h, "tmk_hold");
+	if (IS_ERR(t)) {
+		complete(&h->done);
+		return false;
+	}
+	for (i = 0; i < 500 && !atomic_read(&h->entered); i++)
+		msleep(20);
+	return atomic_read(&h->entered);
+}
+
+static void tmk_hold_end(struct kunit *test, struct tmk_hold *h,
+			 const char *what)
+{
+	atomic_set(&h->removed, 1);
+	wait_for_completion(&h->done);
+	KUNIT_EXPECT_FALSE_MSG(test, h->removed_in_hit,
+			       "%s returned while a probe of the event ran", what);
+	KUNIT_EXPECT_TRUE(test, h->timed_out);
+}
+
+/* rmdir of an instance while a hit of its enabled marker event runs */
+static void tm_instance_remove_in_flight_test(struct kunit *test)
+{
+	struct tmk_hold h = { .hit = tmk_hit_hold };
+	struct trace_array *tr;
+	bool held;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to remove the instance on");
+	KUNIT_ASSERT_EQ(test, marker_probe_register(TMK_HOLD_EVENT, NULL,
+						    tmk_hold_probe, &h), 0);
+	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM,
+							TMK_HOLD_EVENT, true),
+			0);
+
+	held = tmk_hold_start(&h);
+	KUNIT_EXPECT_TRUE(test, held);
+	trace_array_put(tr);
+	KUNIT_EXPECT_EQ(test, trace_array_destroy(tr), 0);
+	tmk_hold_end(test, &h, "trace_array_destroy()");
+
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(TMK_HOLD_EVENT,
+						      tmk_hold_probe, &h), 0);
+	marker_synchronize_unregister();
+}
+
+/* A "module" whose marker event is removed when its only site goes. */
+static struct marker_site tmk_gone_site = {
+	.name = "trace_markers_kunit_gone", .format = "v=%d", .nr_args = 1,
+	.key = STATIC_KEY_FALSE_INIT,
+};
+
+static void tmk_hit_gone(int v)
+{
+	if (static_branch_unlikely(&tmk_gone_site.key))
+		__MARK_HIT(&tmk_gone_site, v);
+}
+
+/*
+ * The event is disabled, which unregisters its probe without waiting,
+ * and then removed as its marker loses its last site: the removal must
+ * not free its files while a hit that read the probe array before the
+ * disable still runs.
+ */
+static void tm_event_remove_in_flight_test(struct kunit *test)
+{
+	struct tmk_hold h = { .hit = tmk_hit_gone };
+	const char *name = tmk_gone_site.name;
+	struct trace_array *tr;
+	bool held;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to remove the event on");
+	marker_sites_add(&tmk_gone_site, &tmk_gone_site + 1);
+	flush_work(&tm_sync_work);
+	KUNIT_ASSERT_NOT_NULL(test, tmk_find_event(name));
+	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL,
+						    tmk_hold_probe, &h), 0);
+	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, name,
+							true), 0);
+
+	held = tmk_hold_start(&h);
+	KUNIT_EXPECT_TRUE(test, held);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, name,
+							false), 0);
+	marker_sites_remove(&tmk_gone_site, &tmk_gone_site + 1);
+	flush_work(&tm_sync_work);
+	KUNIT_EXPECT_NULL(test, tmk_find_event(name));
+	tmk_hold_end(test, &h, "the event's removal");
+
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, tmk_hold_probe,
+						      &h), 0);
+	marker_synchronize_unregister();
+	trace_array_put(tr);
+	KUNIT_EXPECT_EQ(test, trace_array_destroy(tr), 0);
+}
+
+/*
+ * trace_get_event_file(), as eprobes and the enable_event triggers, holds
+ * the event with trace_event_try_get_ref(): the event must outlive that
+ * reference when its marker's module goes, and go once it is dropped.
+ */
+static void tm_event_ref_outlives_module_test(struct kunit *test)
+{
+	const char *name = tmk_gone_site.name;
+	struct trace_event_file *file;
+	struct tm_event *ev;
+
+	marker_sites_add(&tmk_gone_site, &tmk_gone_site + 1);
+	flush_work(&tm_sync_work);
+	ev = tmk_find_event(name);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	file = trace_get_event_file(NULL, TM_SYSTEM, name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
+
+	marker_sites_remove(&tmk_gone_site, &tmk_gone_site + 1);
+	flush_work(&tm_sync_work);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, tmk_find_event(name), ev,
+				"event removed while referenced");
+	trace_put_event_file(file);
+
+	tm_sync();
+	KUNIT_EXPECT_NULL(test, tmk_find_event(name));
+}
+
 static struct kunit_case tm_kunit_cases[] = {
 	KUNIT_CASE(tm_event_long_fields_test),
 	KUNIT_CASE_PARAM(tm_event_slots_test, tmk_slots_gen_params),
 	KUNIT_CASE(tm_probe_endbr_test),
+	KUNIT_CASE_SLOW(tm_instance_remove_in_flight_test),
+	KUNIT_CASE_SLOW(tm_event_remove_in_flight_test),
+	KUNIT_CASE(tm_event_ref_outlives_module_test),
 	{}
 };
 

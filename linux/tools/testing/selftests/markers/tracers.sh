@@ -78,7 +78,7 @@ markers_require_modules marker-example
 load marker-example
 trap 'cleanup; unload marker-example' EXIT
 
-ktap_set_plan 7
+ktap_set_plan 8
 
 test_filter_names() {
 	echo > $T/trace
@@ -190,5 +190,29 @@ test_eprobe_str() {
 	eprobe "$EPROBE_STR" mgrp/mark2 ' mark2: \(markers.subsys_mark2\) who="dd"$'
 }
 ktap_test_result "eprobe on a marker event, string field" test_eprobe_str
+
+# An eprobe holds the event it reads, as it holds a module's own events
+# or a kprobe event: the marker's module may go, the event stays until
+# the eprobe is deleted, and deleting it then puts what it took (a
+# freed event used to WARN in trace_event_dyn_put_ref() here).
+test_eprobe_unload() {
+	local warns ret=0
+
+	warns=$(dmesg | grep -c 'WARNING:.*trace_dynevent')
+	echo "$EPROBE" >> $T/dynamic_events || return 1
+	unload marker-example || { echo "# rmmod marker-example failed"; ret=1; }
+	[ -d $EV/subsys_mark3 ] ||
+		{ echo "# markers/subsys_mark3 removed under its eprobe"; ret=1; }
+	echo '-:mgrp/mark3' >> $T/dynamic_events || ret=1
+	[ "$(dmesg | grep -c 'WARNING:.*trace_dynevent')" = "$warns" ] ||
+		{ dmesg | grep -A3 'WARNING:.*trace_dynevent' | tail -4 |
+			sed 's/^/# /'; ret=1; }
+	load marker-example || ret=1
+	# back with its module, the event records again
+	eprobe "$EPROBE" mgrp/mark3 \
+		' mark3: \(markers.subsys_mark3\) cnt=24 rd=[1-9][0-9]*$' || ret=1
+	return $ret
+}
+ktap_test_result "eprobe keeps its marker event through an rmmod" test_eprobe_unload
 
 ktap_finished
