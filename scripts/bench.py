@@ -284,7 +284,7 @@ def table(rows, guest_unit):
     lines.append('  '.join(h.rjust(fw[i]) for i, h in enumerate(hdr)))
     for n in FLIP_NS:
         cells = [n]
-        for mode in ('one_by_one', 'txn'):
+        for mode in ('one_by_one', 'batch'):
             cells += [val(rows, 'guest', 'flip', mode, n),
                       val(rows, 'guest', 'flip', mode + '_ipi_rounds', n),
                       val(rows, 'guest', 'flip', mode + '_batches', n)]
@@ -363,7 +363,7 @@ def claims(rows):
               abs(100 * (m - u) / u) if m is not None and u else None, 1,
               lambda a, b: a < b)
     # The flip rows count two transactions: enable all, then disable all.
-    r1000 = val(rows, 'guest', 'flip', 'txn_ipi_rounds', 1000)
+    r1000 = val(rows, 'guest', 'flip', 'own_ipi_rounds', 1000)
     claim('transaction of 1000 keys = 3 IPI rounds (per transaction)',
           r1000 / 2 if r1000 is not None else None, 3, lambda a, b: a == b)
     return out
@@ -372,7 +372,7 @@ def claims(rows):
 def svg_plot(rows, path, unit):
     """Flip cost against N, log-log, one line per mode, written by hand."""
     series = {}
-    for mode, colour in (('one_by_one', '#d62728'), ('txn', '#1f77b4')):
+    for mode, colour in (('one_by_one', '#d62728'), ('batch', '#1f77b4')):
         pts = [(n, val(rows, 'guest', 'flip', mode, n)) for n in FLIP_NS]
         pts = [(n, v) for n, v in pts if v]
         if pts:

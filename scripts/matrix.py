@@ -31,7 +31,7 @@ FULL = None
 KUNIT_BOOT = ['CONFIG_PRINTK=y', 'CONFIG_KALLSYMS=y', 'CONFIG_TTY=y', 'CONFIG_BUG=y', 'CONFIG_MODULES=y',
               'CONFIG_DEBUG_FS=y', 'CONFIG_KUNIT=y', 'CONFIG_KUNIT_DEBUGFS=y',
               'CONFIG_JUMP_LABEL=y', 'CONFIG_MARKERS=y', 'CONFIG_MARKERS_KUNIT_TEST=y',
-              'CONFIG_STATIC_KEY_TXN_KUNIT_TEST=y', 'CONFIG_TRACEPOINT_BATCH_KUNIT_TEST=y',
+              'CONFIG_STATIC_KEY_BATCH_KUNIT_TEST=y', 'CONFIG_TRACEPOINT_BATCH_KUNIT_TEST=y',
               'CONFIG_SMP=y', 'CONFIG_PREEMPT=y',
               'CONFIG_SAMPLES=y', 'CONFIG_SAMPLE_MARKERS=m', 'CONFIG_RUNTIME_TESTING_MENU=y',
               # tracepoints, so that probes connect to them by name, and
@@ -170,7 +170,7 @@ def configure(mk, obj, arch, mvars, frags, opts):
     want = mk.wanted_options(paths + [frag])
     return [f'{k}={v} (got {got.get(k, "n")})' for k, v in want.items()
             # a variant of make test's config checks the options it sets;
-            # what they turn off (JUMP_LABEL=n: the txn KUnit) may go
+            # what they turn off (JUMP_LABEL=n: the batch KUnit) may go
             if got.get(k, 'n') != v and (frags is not FULL or
                                          k in [o.split('=')[0] for o in opts])]
 

@@ -226,8 +226,8 @@ class PartsTest(unittest.TestCase):
 class WarnTest(unittest.TestCase):
     SPLAT = ('{first}\nModules linked in:\nCall Trace:\n <TASK>\n {fn}+0x1/0x2\n'
              ' </TASK>\n---[ end trace 0000000000000000 ]---\n')
-    FIRSTS = ('WARNING: CPU: 1 PID: 199 at kernel/jump_label_txn.c:132 f+0x3/0x40',
-              'WARNING: ../src/kernel/jump_label_txn.c:132 at f+0x33/0x40, '
+    FIRSTS = ('WARNING: CPU: 1 PID: 199 at kernel/jump_label_batch.c:132 f+0x3/0x40',
+              'WARNING: ../src/kernel/jump_label_batch.c:132 at f+0x33/0x40, '
               'CPU#1: kunit_try_catch/199')
 
     def test_both_formats(self):

@@ -22,7 +22,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
@@ -278,15 +278,15 @@ static const struct file_operations jl_dbg_sites_fops = {
 
 static int jl_dbg_stats_show(struct seq_file *m, void *v)
 {
-	struct static_key_txn_stats st;
+	struct static_key_batch_stats st;
 
-	static_key_txn_get_stats(&st);
+	static_key_batch_get_stats(&st);
 	seq_printf(m, "applied_batches %lu\n", st.applied);
 	seq_printf(m, "applied_sites %lu\n", st.sites);
 	seq_printf(m, "applied_calls %lu\n", st.calls);
 	seq_printf(m, "text_poke_batches %lu\n", st.batches);
 	seq_printf(m, "ipi_rounds %lu\n", st.ipi_rounds);
-	seq_printf(m, "batch_max %u\n", static_key_txn_batch_max());
+	seq_printf(m, "batch_max %u\n", static_key_batch_max());
 	seq_printf(m, "refused %lu\n", st.refused);
 	seq_printf(m, "queued %lu\n", st.queued);
 	return 0;

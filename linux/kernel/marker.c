@@ -22,7 +22,7 @@
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/cleanup.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>

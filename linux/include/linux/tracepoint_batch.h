@@ -9,13 +9,13 @@
  * once passes a struct tracepoint_batch to the registrations; the probe
  * arrays change at once, and tracepoint_batch_apply() then brings every
  * tracepoint of the batch to the state its probes ask for, in one static
- * key batch (see <linux/jump_label_txn.h>).
+ * key batch (see <linux/jump_label_batch.h>).
  */
 #ifndef _LINUX_TRACEPOINT_BATCH_H
 #define _LINUX_TRACEPOINT_BATCH_H
 
 #include <linux/errno.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 
 struct tracepoint;
 

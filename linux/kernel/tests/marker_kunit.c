@@ -16,13 +16,13 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
 #include <linux/notifier.h>
 #include <linux/string.h>
 
-#include "jump_label_txn_kunit.h"
+#include "jump_label_batch_kunit.h"
 #include "../marker_internal.h"
 
 #if defined(CONFIG_MARKERS_TRACEPOINTS) && defined(CONFIG_MODULES)
@@ -1040,7 +1040,7 @@ static void marker_module_test(struct kunit *test)
 {
 	struct mk_probe_data d = { .id = 1 };
 	struct marker_site *s = mk_mod_sites;
-	struct static_key_txn_stats st0, st1;
+	struct static_key_batch_stats st0, st1;
 	const struct marker *m;
 
 	memset(mk_events, 0, sizeof(mk_events));
@@ -1054,15 +1054,15 @@ static void marker_module_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 0);
 	KUNIT_EXPECT_NULL(test, m->format);
 
-	static_key_txn_get_stats(&st0);
+	static_key_batch_get_stats(&st0);
 	marker_sites_add(s, s + ARRAY_SIZE(mk_mod_sites));
-	static_key_txn_get_stats(&st1);
+	static_key_batch_get_stats(&st1);
 	/* A "module load" switches all its enabled sites in one batch. */
 	KUNIT_EXPECT_EQ(test, st1.applied - st0.applied, 1);
 	/* Each MK_HIT() below is a site: s[0] has three, s[1] one. */
 	KUNIT_EXPECT_EQ(test, st1.sites - st0.sites, 4);
 	KUNIT_EXPECT_EQ(test, st1.calls - st0.calls, 0);
-	TXN_EXPECT_COUNT(test, st1.txn_ipi_rounds - st0.txn_ipi_rounds, 3);
+	BATCH_EXPECT_COUNT(test, st1.own_ipi_rounds - st0.own_ipi_rounds, 3);
 	KUNIT_EXPECT_EQ(test, mk_events[MARKER_ADD], 1);
 	KUNIT_EXPECT_EQ(test, m->nr_sites, 2);
 	KUNIT_EXPECT_STREQ(test, m->format, "%d %s");
@@ -1180,10 +1180,10 @@ static void marker_stress_test(struct kunit *test)
 static void marker_batch_test(struct kunit *test)
 {
 	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
-	struct static_key_txn_stats before, after;
+	struct static_key_batch_stats before, after;
 	DEFINE_MARKER_BATCH(batch);
 
-	static_key_txn_get_stats(&before);
+	static_key_batch_get_stats(&before);
 	KUNIT_EXPECT_EQ(test, marker_probe_register_batch(&batch,
 							  "marker_kunit_int",
 							  NULL, mk_probe, &a),
@@ -1197,12 +1197,12 @@ static void marker_batch_test(struct kunit *test)
 	mk_hit_mixed(1, "x", 1);
 	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 0);
 	marker_batch_apply(&batch);
-	static_key_txn_get_stats(&after);
+	static_key_batch_get_stats(&after);
 	KUNIT_EXPECT_EQ(test, after.applied - before.applied, 1);
 	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 3);
 	KUNIT_EXPECT_EQ(test, after.calls - before.calls, 0);
-	TXN_EXPECT_COUNT(test, after.txn_batches - before.txn_batches, 1);
-	TXN_EXPECT_COUNT(test, after.txn_ipi_rounds - before.txn_ipi_rounds, 3);
+	BATCH_EXPECT_COUNT(test, after.own_batches - before.own_batches, 1);
+	BATCH_EXPECT_COUNT(test, after.own_ipi_rounds - before.own_ipi_rounds, 3);
 	KUNIT_EXPECT_TRUE(test, list_empty(&batch.markers));
 	mk_hit_int(1);
 	mk_hit_int_again(2);
@@ -1222,10 +1222,10 @@ static void marker_batch_test(struct kunit *test)
 	mk_hit_int(1);
 	KUNIT_EXPECT_EQ(test, a.hits, 2);
 	marker_batch_apply(&batch);
-	static_key_txn_get_stats(&before);
+	static_key_batch_get_stats(&before);
 	KUNIT_EXPECT_EQ(test, before.applied - after.applied, 1);
 	KUNIT_EXPECT_EQ(test, before.sites - after.sites, 3);
-	TXN_EXPECT_COUNT(test, before.txn_ipi_rounds - after.txn_ipi_rounds, 3);
+	BATCH_EXPECT_COUNT(test, before.own_ipi_rounds - after.own_ipi_rounds, 3);
 	marker_synchronize_unregister();
 	mk_hit_int(1);
 	mk_hit_mixed(1, "x", 1);
@@ -1233,9 +1233,9 @@ static void marker_batch_test(struct kunit *test)
 
 	/* An empty batch patches nothing. */
 	marker_batch_apply(&batch);
-	static_key_txn_get_stats(&after);
+	static_key_batch_get_stats(&after);
 	KUNIT_EXPECT_EQ(test, after.sites - before.sites, 0);
-	txn_kunit_counts_done(test);
+	batch_kunit_counts_done(test);
 }
 
 /*

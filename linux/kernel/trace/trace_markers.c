@@ -46,7 +46,7 @@
 #include <linux/cleanup.h>
 #include <linux/ctype.h>
 #include <linux/glob.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/log2.h>
 #include <linux/marker.h>
 #include <linux/module.h>

@@ -39,7 +39,7 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/jump_label.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
@@ -575,16 +575,16 @@ static unsigned long bench_key_sites(void)
 	       bench_key_sites_4();
 }
 
-static int bench_flip_keys(unsigned int n, bool enable, bool txn)
+static int bench_flip_keys(unsigned int n, bool enable, bool batched)
 {
 	DEFINE_STATIC_KEY_BATCH(batch);
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
-		if (txn && enable)
+		if (batched && enable)
 			ret = static_branch_batch_enable(&batch, &bench_keys[i]);
-		else if (txn)
+		else if (batched)
 			ret = static_branch_batch_disable(&batch, &bench_keys[i]);
 		else if (enable)
 			static_branch_enable(&bench_keys[i]);
@@ -595,28 +595,28 @@ static int bench_flip_keys(unsigned int n, bool enable, bool txn)
 		static_key_batch_discard(&batch);
 		return ret;
 	}
-	return txn ? static_key_batch_apply(&batch) : 0;
+	return batched ? static_key_batch_apply(&batch) : 0;
 }
 
-static void bench_flip_one(unsigned int n, bool txn)
+static void bench_flip_one(unsigned int n, bool batched)
 {
-	const char *mode = txn ? "txn" : "one_by_one";
-	struct static_key_txn_stats s0, s1;
+	const char *mode = batched ? "batch" : "one_by_one";
+	struct static_key_batch_stats s0, s1;
 	unsigned long taken;
 	u64 c0, c1, ns0, ns1;
 	char variant[32];
 	int ret;
 
-	static_key_txn_get_stats(&s0);
+	static_key_batch_get_stats(&s0);
 	ns0 = ktime_get_ns();
 	c0 = rdtsc_ordered();
-	ret = bench_flip_keys(n, true, txn);
+	ret = bench_flip_keys(n, true, batched);
 	taken = bench_key_sites();
 	if (!ret)
-		ret = bench_flip_keys(n, false, txn);
+		ret = bench_flip_keys(n, false, batched);
 	c1 = rdtsc_ordered();
 	ns1 = ktime_get_ns();
-	static_key_txn_get_stats(&s1);
+	static_key_batch_get_stats(&s1);
 	if (ret) {
 		bench_row_int("flip", mode, n, ret, "error");
 		return;
@@ -639,7 +639,7 @@ static void bench_flip(void)
 	static const unsigned int counts[] = { 1, 10, 100, 1000, 5000 };
 	unsigned int i, top = min_t(unsigned int, max_keys, BENCH_NR_KEYS);
 
-	bench_row_int("flip", "batch_max", 0, static_key_txn_batch_max(),
+	bench_row_int("flip", "batch_max", 0, static_key_batch_max(),
 		      "count");
 	for (i = 0; i < ARRAY_SIZE(counts) && counts[i] <= top; i++) {
 		bench_flip_one(counts[i], false);

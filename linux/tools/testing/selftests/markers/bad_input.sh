@@ -226,14 +226,14 @@ test_unchanged() {
 ktap_test_result "enabled set, enable and trigger files, listing unchanged" \
 	test_unchanged
 
-test_no_txn() {
+test_no_batch() {
 	local t1
 
 	t1=$(stat_applied)
 	[ "$t1" = "$t0" ] ||
 		{ echo "# static_keys/stats applied_batches $t0 -> $t1"; return 1; }
 }
-ktap_test_result "rejected writes applied no static key batch" test_no_txn
+ktap_test_result "rejected writes applied no static key batch" test_no_batch
 
 test_filter_recovers() {
 	echo 0 > $EV/subsys_mark3/filter && echo 0 > $EV/subsys_mark2/filter &&

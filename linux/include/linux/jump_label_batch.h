@@ -23,7 +23,7 @@
  * any lock, load modules or change static keys directly.  A change that
  * is not valid when the batch is applied (a decrement of a count that
  * is 0, an enable of a key whose count is above one) is skipped and
- * counted in the refused counter of static_key_txn_get_stats(); the others
+ * counted in the refused counter of static_key_batch_get_stats(); the others
  * are applied, and static_key_batch_apply() returns -EINVAL.  A batch not
  * to be applied is released with static_key_batch_discard().
  *
@@ -31,8 +31,8 @@
  * key functions; static_call retargets are batched only where the
  * architecture has inline static calls, else applied one by one.
  */
-#ifndef _LINUX_JUMP_LABEL_TXN_H
-#define _LINUX_JUMP_LABEL_TXN_H
+#ifndef _LINUX_JUMP_LABEL_BATCH_H
+#define _LINUX_JUMP_LABEL_BATCH_H
 
 #include <linux/errno.h>
 #include <linux/jump_label.h>
@@ -41,7 +41,7 @@
 #include <linux/types.h>
 
 /**
- * struct static_key_txn_stats - patching counters since boot
+ * struct static_key_batch_stats - patching counters since boot
  * @applied: applied static key batches
  * @sites: jump sites patched by applied batches
  * @calls: static_call trampolines and call sites patched by them
@@ -49,21 +49,21 @@
  *	batch interface (0 where the architecture does not count them)
  * @ipi_rounds: core serialising IPI broadcasts, all users (3 per batch
  *	sequence; 0 where the architecture does not count them)
- * @txn_batches: the part of @batches that applied static key batches
+ * @own_batches: the part of @batches that applied static key batches
  *	sent, counted while the apply holds the architecture's patching
  *	lock, so no other user's batch is in it
- * @txn_ipi_rounds: the part of @ipi_rounds that static key batches sent
+ * @own_ipi_rounds: the part of @ipi_rounds that static key batches sent
  * @refused: queued changes skipped as invalid when applied
  * @queued: changes queued in batches not yet applied or discarded
  */
-struct static_key_txn_stats {
+struct static_key_batch_stats {
 	unsigned long applied;
 	unsigned long sites;
 	unsigned long calls;
 	unsigned long batches;
 	unsigned long ipi_rounds;
-	unsigned long txn_batches;
-	unsigned long txn_ipi_rounds;
+	unsigned long own_batches;
+	unsigned long own_ipi_rounds;
 	unsigned long refused;
 	unsigned long queued;
 };
@@ -79,7 +79,7 @@ enum static_key_batch_op_type {
 	STATIC_KEY_BATCH_CALL,
 };
 
-/* One queued change; private to kernel/jump_label_txn.c. */
+/* One queued change; private to kernel/jump_label_batch.c. */
 struct static_key_batch_op {
 	void *key;
 	void *tramp;
@@ -154,11 +154,11 @@ int __static_call_batch_update(struct static_key_batch *batch,
 int static_key_batch_apply(struct static_key_batch *batch);
 void static_key_batch_discard(struct static_key_batch *batch);
 
-void static_key_txn_get_stats(struct static_key_txn_stats *stats);
-unsigned int static_key_txn_batch_max(void);
+void static_key_batch_get_stats(struct static_key_batch_stats *stats);
+unsigned int static_key_batch_max(void);
 
 /**
- * struct jump_label_txn_site - one site to patch in a batch apply
+ * struct jump_label_batch_site - one site to patch in a batch apply
  * @addr: address of the instruction
  * @entry: the jump table entry of a jump site, NULL for a static_call
  * @type: the instruction a jump site needs
@@ -166,7 +166,7 @@ unsigned int static_key_txn_batch_max(void);
  * @tramp: @addr is a static_call trampoline
  * @tail: @addr is a static_call tail-call site
  */
-struct jump_label_txn_site {
+struct jump_label_batch_site {
 	unsigned long addr;
 	struct jump_entry *entry;
 	enum jump_label_type type;
@@ -176,18 +176,18 @@ struct jump_label_txn_site {
 };
 
 /*
- * Architecture hooks.  arch_jump_label_txn_apply() patches @nr sites,
- * sorted by address, @nr <= arch_jump_label_txn_batch_max(), as one batch;
- * it hands static_call entries to arch_static_call_txn_queue().  The
+ * Architecture hooks.  arch_jump_label_batch_apply() patches @nr sites,
+ * sorted by address, @nr <= arch_jump_label_batch_max(), as one batch;
+ * it hands static_call entries to arch_static_call_batch_queue().  The
  * defaults patch one site at a time and count nothing.
  */
-void arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
+void arch_jump_label_batch_apply(struct jump_label_batch_site *sites,
 			       unsigned int nr);
-unsigned int arch_jump_label_txn_batch_max(void);
-unsigned long arch_jump_label_txn_batches(void);
-unsigned long arch_jump_label_txn_ipi_rounds(void);
-/* For arch_jump_label_txn_apply(): what its batch cost. */
-void jump_label_txn_account(unsigned long batches, unsigned long ipi_rounds);
+unsigned int arch_jump_label_batch_max(void);
+unsigned long arch_jump_label_poke_batches(void);
+unsigned long arch_jump_label_ipi_rounds(void);
+/* For arch_jump_label_batch_apply(): what its batch cost. */
+void jump_label_batch_account(unsigned long batches, unsigned long ipi_rounds);
 
 #else /* !CONFIG_JUMP_LABEL */
 
@@ -255,12 +255,12 @@ static inline void static_key_batch_discard(struct static_key_batch *batch)
 	batch->refused = 0;
 }
 
-static inline void static_key_txn_get_stats(struct static_key_txn_stats *stats)
+static inline void static_key_batch_get_stats(struct static_key_batch_stats *stats)
 {
-	*stats = (struct static_key_txn_stats){ };
+	*stats = (struct static_key_batch_stats){ };
 }
 
-static inline unsigned int static_key_txn_batch_max(void)
+static inline unsigned int static_key_batch_max(void)
 {
 	return 0;
 }
@@ -270,21 +270,21 @@ static inline unsigned int static_key_txn_batch_max(void)
 /*
  * static_call hooks of the architecture.  Only inline static calls join
  * batches, but the architecture's static_call code calls
- * static_call_txn_collect() and defines arch_static_call_txn_queue() in
+ * static_call_batch_collect() and defines arch_static_call_batch_queue() in
  * every configuration.
  */
 #if defined(CONFIG_JUMP_LABEL) && defined(CONFIG_HAVE_STATIC_CALL_INLINE)
-bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail);
+bool static_call_batch_collect(void *site, void *tramp, void *func, bool tail);
 #else
-static inline bool static_call_txn_collect(void *site, void *tramp,
+static inline bool static_call_batch_collect(void *site, void *tramp,
 					   void *func, bool tail)
 {
 	return false;
 }
 #endif
 
-/* Queues one poke into the batch arch_jump_label_txn_apply() builds. */
-void arch_static_call_txn_queue(void *insn, bool tramp, void *func,
+/* Queues one poke into the batch arch_jump_label_batch_apply() builds. */
+void arch_static_call_batch_queue(void *insn, bool tramp, void *func,
 				bool tail);
 
-#endif /* _LINUX_JUMP_LABEL_TXN_H */
+#endif /* _LINUX_JUMP_LABEL_BATCH_H */

@@ -3,22 +3,22 @@
  * KUnit tests for static key batches with keys in a module.
  *
  * The keys here live in this module (struct static_key entries point at
- * this module's jump table), and static_key_txn_kunit_shared is a vmlinux
+ * this module's jump table), and static_key_batch_kunit_shared is a vmlinux
  * key with sites both in vmlinux and here (its sites hang off a
  * struct static_key_mod list).  One batch flips both kinds.
  */
 #include <kunit/test.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/kernel.h>
 #include <linux/math.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
-#include "jump_label_txn_kunit.h"
+#include "jump_label_batch_kunit.h"
 
 #define MOD_NR_KEYS	300
 /* In this module, as many again in vmlinux. */
-#define SHARED_SITES	TXN_KUNIT_SHARED_SITES
+#define SHARED_SITES	BATCH_KUNIT_SHARED_SITES
 
 static struct static_key_false mod_keys[MOD_NR_KEYS] = {
 	[0 ... MOD_NR_KEYS - 1] = STATIC_KEY_FALSE_INIT,
@@ -64,33 +64,33 @@ static noinline void run_mod_keys(u8 *hit)
 
 static noinline unsigned int run_shared(void)
 {
-	return static_branch_unlikely(&static_key_txn_kunit_shared) +
-	       static_branch_unlikely(&static_key_txn_kunit_shared) +
-	       static_branch_likely(&static_key_txn_kunit_shared) +
-	       static_branch_unlikely(&static_key_txn_kunit_shared);
+	return static_branch_unlikely(&static_key_batch_kunit_shared) +
+	       static_branch_unlikely(&static_key_batch_kunit_shared) +
+	       static_branch_likely(&static_key_batch_kunit_shared) +
+	       static_branch_unlikely(&static_key_batch_kunit_shared);
 }
 
-struct mod_txn_case {
+struct mod_batch_case {
 	const char *name;
 	unsigned int nr_keys;	/* module keys to flip */
 	bool shared;		/* flip the vmlinux key too */
 };
 
-static const struct mod_txn_case mod_txn_cases[] = {
+static const struct mod_batch_case mod_batch_cases[] = {
 	{ "1 module key", 1, false },
 	{ "300 module keys", 300, false },
 	{ "vmlinux key with module sites", 0, true },
 	{ "300 module keys and a vmlinux key", 300, true },
 };
 
-static void mod_txn_desc(const struct mod_txn_case *c, char *desc)
+static void mod_batch_desc(const struct mod_batch_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(mod_txn, mod_txn_cases, mod_txn_desc);
+KUNIT_ARRAY_PARAM(mod_batch, mod_batch_cases, mod_batch_desc);
 
-static void mod_txn_check(struct kunit *test, const struct mod_txn_case *c,
+static void mod_batch_check(struct kunit *test, const struct mod_batch_case *c,
 			  bool on)
 {
 	unsigned int i, bad_code = 0, bad_state = 0;
@@ -107,22 +107,22 @@ static void mod_txn_check(struct kunit *test, const struct mod_txn_case *c,
 	KUNIT_EXPECT_EQ(test, bad_state, 0);
 
 	on = on && c->shared;
-	KUNIT_EXPECT_EQ(test, static_key_enabled(&static_key_txn_kunit_shared),
+	KUNIT_EXPECT_EQ(test, static_key_enabled(&static_key_batch_kunit_shared),
 			on);
 	KUNIT_EXPECT_EQ(test, run_shared(), on ? SHARED_SITES : 0);
-	KUNIT_EXPECT_EQ(test, static_key_txn_kunit_shared_run(),
+	KUNIT_EXPECT_EQ(test, static_key_batch_kunit_shared_run(),
 			on ? SHARED_SITES : 0);
 }
 
-static void mod_txn_flip(struct kunit *test, const struct mod_txn_case *c,
+static void mod_batch_flip(struct kunit *test, const struct mod_batch_case *c,
 			 bool on)
 {
 	unsigned int i, sites = c->nr_keys + (c->shared ? 2 * SHARED_SITES : 0);
 	DEFINE_STATIC_KEY_BATCH(batch);
-	struct static_key_txn_stats a, b;
+	struct static_key_batch_stats a, b;
 	int ret = 0;
 
-	static_key_txn_get_stats(&a);
+	static_key_batch_get_stats(&a);
 	for (i = 0; i < c->nr_keys && !ret; i++) {
 		if (on)
 			ret = static_branch_batch_inc(&batch, &mod_keys[i]);
@@ -132,43 +132,43 @@ static void mod_txn_flip(struct kunit *test, const struct mod_txn_case *c,
 	if (c->shared && !ret) {
 		if (on)
 			ret = static_branch_batch_enable(&batch,
-							 &static_key_txn_kunit_shared);
+							 &static_key_batch_kunit_shared);
 		else
 			ret = static_branch_batch_disable(&batch,
-							  &static_key_txn_kunit_shared);
+							  &static_key_batch_kunit_shared);
 	}
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_ASSERT_EQ(test, static_key_batch_apply(&batch), 0);
-	static_key_txn_get_stats(&b);
+	static_key_batch_get_stats(&b);
 
-	mod_txn_check(test, c, on);
-	TXN_EXPECT_COUNT(test, b.txn_batches - a.txn_batches,
-			 DIV_ROUND_UP(sites, static_key_txn_batch_max()));
-	TXN_EXPECT_COUNT(test, b.txn_ipi_rounds - a.txn_ipi_rounds,
-			 3 * DIV_ROUND_UP(sites, static_key_txn_batch_max()));
-	txn_kunit_counts_done(test);
+	mod_batch_check(test, c, on);
+	BATCH_EXPECT_COUNT(test, b.own_batches - a.own_batches,
+			 DIV_ROUND_UP(sites, static_key_batch_max()));
+	BATCH_EXPECT_COUNT(test, b.own_ipi_rounds - a.own_ipi_rounds,
+			 3 * DIV_ROUND_UP(sites, static_key_batch_max()));
+	batch_kunit_counts_done(test);
 }
 
-static void mod_txn_test(struct kunit *test)
+static void mod_batch_test(struct kunit *test)
 {
-	const struct mod_txn_case *c = test->param_value;
+	const struct mod_batch_case *c = test->param_value;
 
-	mod_txn_check(test, c, false);
-	mod_txn_flip(test, c, true);
-	mod_txn_flip(test, c, false);
+	mod_batch_check(test, c, false);
+	mod_batch_flip(test, c, true);
+	mod_batch_flip(test, c, false);
 }
 
-static struct kunit_case mod_txn_test_cases[] = {
-	KUNIT_CASE_PARAM(mod_txn_test, mod_txn_gen_params),
+static struct kunit_case mod_batch_test_cases[] = {
+	KUNIT_CASE_PARAM(mod_batch_test, mod_batch_gen_params),
 	{}
 };
 
-static struct kunit_suite mod_txn_suite = {
+static struct kunit_suite mod_batch_suite = {
 	.name = "static_key_batch_module",
-	.test_cases = mod_txn_test_cases,
+	.test_cases = mod_batch_test_cases,
 };
 
-kunit_test_suite(mod_txn_suite);
+kunit_test_suite(mod_batch_suite);
 
 MODULE_DESCRIPTION("KUnit tests for static key batches on module keys");
 MODULE_LICENSE("GPL");

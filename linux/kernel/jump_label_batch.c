@@ -18,7 +18,7 @@
  *	enabled == -1	code is off and is to be turned on; the count is
  *			kept in the record until the apply publishes it
  *
- * static_call retargets of the batch are recorded in txn_calls (latest
+ * static_call retargets of the batch are recorded in batch_calls (latest
  * target per key) and applied under static_call_mutex, which the apply
  * holds from collecting their pokes until they are patched, so that no
  * other update of the same key can slip in between.
@@ -33,7 +33,7 @@
 #include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/hashtable.h>
-#include <linux/jump_label_txn.h>
+#include <linux/jump_label_batch.h>
 #include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
@@ -43,17 +43,17 @@
 #include <linux/sort.h>
 #include <linux/static_call.h>
 
-#include "jump_label_txn.h"
+#include "jump_label_batch.h"
 
 /**
- * struct jump_label_txn_rec - a key changed by the batch being applied
- * @node: in txn_hash, by key
- * @list: in txn_recs, in order of first change
+ * struct jump_label_batch_rec - a key changed by the batch being applied
+ * @node: in batch_hash, by key
+ * @list: in batch_recs, in order of first change
  * @key: the key
  * @pending: the key's count while key->enabled is -1
  * @code_on: the key's sites were in the enabled direction at first change
  */
-struct jump_label_txn_rec {
+struct jump_label_batch_rec {
 	struct hlist_node node;
 	struct list_head list;
 	struct static_key *key;
@@ -62,14 +62,14 @@ struct jump_label_txn_rec {
 };
 
 /**
- * struct jump_label_txn_call - a static_call retarget of the batch applied
- * @node: in txn_call_hash, by key
- * @list: in txn_calls, in order of first update
+ * struct jump_label_batch_call - a static_call retarget of the batch applied
+ * @node: in batch_call_hash, by key
+ * @list: in batch_calls, in order of first update
  * @key: the static_call key
  * @tramp: its trampoline
  * @func: the latest target given
  */
-struct jump_label_txn_call {
+struct jump_label_batch_call {
 	struct hlist_node node;
 	struct list_head list;
 	struct static_call_key *key;
@@ -77,56 +77,56 @@ struct jump_label_txn_call {
 	void *func;
 };
 
-#define TXN_HASH_BITS	10
+#define BATCH_HASH_BITS	10
 
-static DEFINE_HASHTABLE(txn_hash, TXN_HASH_BITS);
-static LIST_HEAD(txn_recs);
+static DEFINE_HASHTABLE(batch_hash, BATCH_HASH_BITS);
+static LIST_HEAD(batch_recs);
 
 /*
  * Site collection during an apply, one pass into a growing vector;
- * txn_collect_failed when it could not grow (the sites are then patched
+ * batch_collect_failed when it could not grow (the sites are then patched
  * key by key).
  */
-static bool txn_collect;
-static bool txn_collect_failed;
-static struct jump_label_txn_site *txn_sites;
-static unsigned int txn_nr_sites;
-static unsigned int txn_max_sites;
+static bool batch_collect;
+static bool batch_collect_failed;
+static struct jump_label_batch_site *batch_sites;
+static unsigned int batch_nr_sites;
+static unsigned int batch_max_sites;
 
 /* static_call updates, and their pokes while an apply collects them */
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
-static DEFINE_HASHTABLE(txn_call_hash, TXN_HASH_BITS);
-static bool txn_collect_calls;
+static DEFINE_HASHTABLE(batch_call_hash, BATCH_HASH_BITS);
+static bool batch_collect_calls;
 #endif
-static LIST_HEAD(txn_calls);
-static struct jump_label_txn_site *txn_call_sites;
-static unsigned int txn_nr_calls;
-static unsigned int txn_max_calls;
+static LIST_HEAD(batch_calls);
+static struct jump_label_batch_site *batch_call_sites;
+static unsigned int batch_nr_calls;
+static unsigned int batch_max_calls;
 
-static atomic_long_t txn_stat_applied;
-static atomic_long_t txn_stat_sites;
-static atomic_long_t txn_stat_calls;
-static atomic_long_t txn_stat_batches;
-static atomic_long_t txn_stat_ipi_rounds;
-static atomic_long_t txn_stat_refused;
-static atomic_long_t txn_stat_queued;
+static atomic_long_t batch_stat_applied;
+static atomic_long_t batch_stat_sites;
+static atomic_long_t batch_stat_calls;
+static atomic_long_t batch_stat_batches;
+static atomic_long_t batch_stat_ipi_rounds;
+static atomic_long_t batch_stat_refused;
+static atomic_long_t batch_stat_queued;
 
 /* Queued changes beyond the ones the batch object holds. */
-struct jump_label_txn_chunk {
+struct jump_label_batch_chunk {
 	struct list_head list;
 	unsigned int nr;
 	struct static_key_batch_op ops[];
 };
 
-#define TXN_CHUNK_OPS							\
-	((PAGE_SIZE - sizeof(struct jump_label_txn_chunk)) /		\
+#define BATCH_CHUNK_OPS							\
+	((PAGE_SIZE - sizeof(struct jump_label_batch_chunk)) /		\
 	 sizeof(struct static_key_batch_op))
 
-static struct jump_label_txn_rec *txn_find(struct static_key *key)
+static struct jump_label_batch_rec *batch_find(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 
-	hash_for_each_possible(txn_hash, rec, node, (unsigned long)key) {
+	hash_for_each_possible(batch_hash, rec, node, (unsigned long)key) {
 		if (rec->key == key)
 			return rec;
 	}
@@ -138,9 +138,9 @@ static struct jump_label_txn_rec *txn_find(struct static_key *key)
  * key->enabled, which is settled for keys not yet in the batch.
  * NULL only when out of memory: the caller then updates the key at once.
  */
-static struct jump_label_txn_rec *txn_get(struct static_key *key)
+static struct jump_label_batch_rec *batch_get(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec = txn_find(key);
+	struct jump_label_batch_rec *rec = batch_find(key);
 
 	if (rec)
 		return rec;
@@ -152,20 +152,20 @@ static struct jump_label_txn_rec *txn_get(struct static_key *key)
 	rec->key = key;
 	rec->pending = 0;
 	rec->code_on = atomic_read(&key->enabled) > 0;
-	hash_add(txn_hash, &rec->node, (unsigned long)key);
-	list_add_tail(&rec->list, &txn_recs);
+	hash_add(batch_hash, &rec->node, (unsigned long)key);
+	list_add_tail(&rec->list, &batch_recs);
 	return rec;
 }
 
 /* 0 -> 1 in a batch apply, deferring the code change. */
-static void txn_enable_from_zero(struct static_key *key)
+static void batch_enable_from_zero(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec = txn_get(key);
+	struct jump_label_batch_rec *rec = batch_get(key);
 
 	if (!rec) {
 		/* No memory: fall back to an immediate update. */
 		atomic_set(&key->enabled, -1);
-		jump_label_txn_update_key(key);
+		jump_label_batch_update_key(key);
 		/* Pairs with static_key_fast_inc_not_disabled(). */
 		atomic_set_release(&key->enabled, 1);
 		return;
@@ -186,18 +186,18 @@ static void txn_enable_from_zero(struct static_key *key)
 }
 
 /* 1 -> 0 in a batch apply, deferring the code change. */
-static void txn_disable_from_one(struct static_key *key)
+static void batch_disable_from_one(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec = txn_get(key);
+	struct jump_label_batch_rec *rec = batch_get(key);
 
 	if (atomic_cmpxchg(&key->enabled, 1, 0) != 1)
 		return;
 	if (!rec)
-		jump_label_txn_update_key(key);
+		jump_label_batch_update_key(key);
 }
 
 /* Pending count -> 0: the code was off and stays off. */
-static void txn_cancel_enable(struct jump_label_txn_rec *rec)
+static void batch_cancel_enable(struct jump_label_batch_rec *rec)
 {
 	rec->pending = 0;
 	atomic_set(&rec->key->enabled, 0);
@@ -210,9 +210,9 @@ static void txn_cancel_enable(struct jump_label_txn_rec *rec)
  * returns false, changing nothing, for a change those functions would
  * refuse or WARN about.
  */
-static bool txn_inc(struct static_key *key)
+static bool batch_inc(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 	int v;
 
 	if (static_key_fast_inc_not_disabled(key))
@@ -220,11 +220,11 @@ static bool txn_inc(struct static_key *key)
 
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
-		txn_enable_from_zero(key);
+		batch_enable_from_zero(key);
 		return true;
 	}
 	if (v == -1) {
-		rec = txn_find(key);
+		rec = batch_find(key);
 		if (WARN_ON_ONCE(!rec) || rec->pending == INT_MAX)
 			return false;
 		rec->pending++;
@@ -234,9 +234,9 @@ static bool txn_inc(struct static_key *key)
 	return false;
 }
 
-static bool txn_dec(struct static_key *key)
+static bool batch_dec(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 	int v;
 
 	v = atomic_read(&key->enabled);
@@ -249,76 +249,76 @@ static bool txn_dec(struct static_key *key)
 		}
 		if (v != 1)
 			break;
-		rec = txn_get(key);
+		rec = batch_get(key);
 		if (atomic_try_cmpxchg(&key->enabled, &v, 0)) {
 			if (!rec)
-				jump_label_txn_update_key(key);
+				jump_label_batch_update_key(key);
 			return true;
 		}
 	}
 
 	if (v != -1)
 		return false;	/* the count is 0: underflow */
-	rec = txn_find(key);
+	rec = batch_find(key);
 	if (WARN_ON_ONCE(!rec))
 		return false;
 	if (--rec->pending == 0)
-		txn_cancel_enable(rec);
+		batch_cancel_enable(rec);
 	return true;
 }
 
-static bool txn_enable(struct static_key *key)
+static bool batch_enable(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 	int v;
 
 	v = atomic_read(&key->enabled);
 	if (v > 0)
 		return v == 1;
 	if (v == -1) {
-		rec = txn_find(key);
+		rec = batch_find(key);
 		return rec && rec->pending == 1;
 	}
-	txn_enable_from_zero(key);
+	batch_enable_from_zero(key);
 	return true;
 }
 
-static bool txn_disable(struct static_key *key)
+static bool batch_disable(struct static_key *key)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 	int v;
 
 	v = atomic_read(&key->enabled);
 	if (v == 1) {
-		txn_disable_from_one(key);
+		batch_disable_from_one(key);
 		return true;
 	}
 	if (v == -1) {
-		rec = txn_find(key);
+		rec = batch_find(key);
 		if (!rec || rec->pending != 1)
 			return false;
-		txn_cancel_enable(rec);
+		batch_cancel_enable(rec);
 		return true;
 	}
 	return v == 0;
 }
 
 /**
- * jump_label_txn_collecting - is a batch apply collecting sites
+ * jump_label_batch_collecting - is a batch apply collecting sites
  *
  * Context: jump_label_mutex held.
- * Return: true while jump_label_txn_collect() takes sites.
+ * Return: true while jump_label_batch_collect() takes sites.
  */
-bool jump_label_txn_collecting(void)
+bool jump_label_batch_collecting(void)
 {
-	return txn_collect;
+	return batch_collect;
 }
 
 /* Make room for one more site; false when out of memory. */
-static bool txn_grow(struct jump_label_txn_site **vec, unsigned int nr,
+static bool batch_grow(struct jump_label_batch_site **vec, unsigned int nr,
 		     unsigned int *max)
 {
-	struct jump_label_txn_site *sites;
+	struct jump_label_batch_site *sites;
 	unsigned int n;
 
 	if (nr < *max)
@@ -336,7 +336,7 @@ static bool txn_grow(struct jump_label_txn_site **vec, unsigned int nr,
 }
 
 /**
- * jump_label_txn_collect - take a site to patch in the batch applied
+ * jump_label_batch_collect - take a site to patch in the batch applied
  * @entry: the site
  * @type: the instruction it needs
  *
@@ -350,17 +350,17 @@ static bool txn_grow(struct jump_label_txn_site **vec, unsigned int nr,
  * Return: true if the site was taken, false if the caller must patch it
  * itself.
  */
-bool jump_label_txn_collect(struct jump_entry *entry,
+bool jump_label_batch_collect(struct jump_entry *entry,
 			    enum jump_label_type type)
 {
-	if (!txn_collect)
+	if (!batch_collect)
 		return false;
 
-	if (!txn_grow(&txn_sites, txn_nr_sites, &txn_max_sites)) {
-		txn_collect_failed = true;
+	if (!batch_grow(&batch_sites, batch_nr_sites, &batch_max_sites)) {
+		batch_collect_failed = true;
 		return true;
 	}
-	txn_sites[txn_nr_sites++] = (struct jump_label_txn_site){
+	batch_sites[batch_nr_sites++] = (struct jump_label_batch_site){
 		.addr	= jump_entry_code(entry),
 		.entry	= entry,
 		.type	= type,
@@ -368,31 +368,31 @@ bool jump_label_txn_collect(struct jump_entry *entry,
 	return true;
 }
 
-static bool txn_rec_changes(struct jump_label_txn_rec *rec)
+static bool batch_rec_changes(struct jump_label_batch_rec *rec)
 {
 	return (atomic_read(&rec->key->enabled) != 0) != rec->code_on;
 }
 
-static void txn_collect_sites(void)
+static void batch_collect_sites(void)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 
-	txn_collect = true;
-	list_for_each_entry(rec, &txn_recs, list) {
-		if (txn_rec_changes(rec))
-			jump_label_txn_update_key(rec->key);
+	batch_collect = true;
+	list_for_each_entry(rec, &batch_recs, list) {
+		if (batch_rec_changes(rec))
+			jump_label_batch_update_key(rec->key);
 	}
-	txn_collect = false;
+	batch_collect = false;
 }
 
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
 /* Record a static_call retarget of the batch being applied. */
-static void txn_call_defer(struct static_call_key *key, void *tramp,
+static void batch_call_defer(struct static_call_key *key, void *tramp,
 			   void *func)
 {
-	struct jump_label_txn_call *call;
+	struct jump_label_batch_call *call;
 
-	hash_for_each_possible(txn_call_hash, call, node, (unsigned long)key) {
+	hash_for_each_possible(batch_call_hash, call, node, (unsigned long)key) {
 		if (call->key == key) {
 			call->tramp = tramp;
 			call->func = func;
@@ -403,23 +403,23 @@ static void txn_call_defer(struct static_call_key *key, void *tramp,
 	call = kmalloc_obj(*call);
 	if (!call) {
 		/* No memory: update at once, cpus_read_lock() is held. */
-		static_call_txn_lock();
+		static_call_batch_lock();
 		static_call_update_locked(key, tramp, func);
-		static_call_txn_unlock();
+		static_call_batch_unlock();
 		return;
 	}
 	call->key = key;
 	call->tramp = tramp;
 	call->func = func;
-	hash_add(txn_call_hash, &call->node, (unsigned long)key);
-	list_add_tail(&call->list, &txn_calls);
+	hash_add(batch_call_hash, &call->node, (unsigned long)key);
+	list_add_tail(&call->list, &batch_calls);
 }
 
-static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
+static bool batch_add_call(void *insn, void *func, bool tramp, bool tail)
 {
-	if (!txn_grow(&txn_call_sites, txn_nr_calls, &txn_max_calls))
+	if (!batch_grow(&batch_call_sites, batch_nr_calls, &batch_max_calls))
 		return false;
-	txn_call_sites[txn_nr_calls++] = (struct jump_label_txn_site){
+	batch_call_sites[batch_nr_calls++] = (struct jump_label_batch_site){
 		.addr	= (unsigned long)insn,
 		.func	= func,
 		.tramp	= tramp,
@@ -429,7 +429,7 @@ static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
 }
 
 /**
- * static_call_txn_collect - take a static_call poke to patch in the batch
+ * static_call_batch_collect - take a static_call poke to patch in the batch
  * @site: call site to patch, or NULL
  * @tramp: trampoline to patch if @site is NULL, or NULL
  * @func: the new target
@@ -438,16 +438,16 @@ static bool txn_add_call(void *insn, void *func, bool tramp, bool tail)
  * Context: arch_static_call_transform(), static_call_mutex held.
  * Return: true if the pokes were taken, false if the caller must patch.
  */
-bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail)
+bool static_call_batch_collect(void *site, void *tramp, void *func, bool tail)
 {
 	/* Only the apply, holding static_call_mutex, sets it. */
-	if (!txn_collect_calls)
+	if (!batch_collect_calls)
 		return false;
 
 	/* A call site names its trampoline too; that is patched on its own. */
-	if (tramp && !site && !txn_add_call(tramp, func, true, false))
+	if (tramp && !site && !batch_add_call(tramp, func, true, false))
 		goto now;
-	if (site && !txn_add_call(site, func, false, tail)) {
+	if (site && !batch_add_call(site, func, false, tail)) {
 		tramp = NULL;
 		goto now;
 	}
@@ -455,29 +455,29 @@ bool static_call_txn_collect(void *site, void *tramp, void *func, bool tail)
 
 now:
 	/* No memory: the caller patches what was not taken, at once. */
-	txn_collect_calls = false;
+	batch_collect_calls = false;
 	arch_static_call_transform(site, tramp, func, tail);
-	txn_collect_calls = true;
+	batch_collect_calls = true;
 	return true;
 }
 
-/* Apply the recorded updates, collecting their pokes in txn_call_sites. */
-static void txn_collect_static_calls(void)
+/* Apply the recorded updates, collecting their pokes in batch_call_sites. */
+static void batch_collect_static_calls(void)
 {
-	struct jump_label_txn_call *call, *tmp;
+	struct jump_label_batch_call *call, *tmp;
 
-	txn_nr_calls = 0;
-	txn_collect_calls = true;
-	list_for_each_entry_safe(call, tmp, &txn_calls, list) {
+	batch_nr_calls = 0;
+	batch_collect_calls = true;
+	list_for_each_entry_safe(call, tmp, &batch_calls, list) {
 		static_call_update_locked(call->key, call->tramp, call->func);
 		hash_del(&call->node);
 		list_del(&call->list);
 		kfree(call);
 	}
-	txn_collect_calls = false;
+	batch_collect_calls = false;
 }
 
-static void txn_poke_call(const struct jump_label_txn_site *s)
+static void batch_poke_call(const struct jump_label_batch_site *s)
 {
 	void *insn = (void *)s->addr;
 
@@ -485,91 +485,91 @@ static void txn_poke_call(const struct jump_label_txn_site *s)
 				   s->tramp ? insn : NULL, s->func, s->tail);
 }
 #else
-static void txn_collect_static_calls(void)
+static void batch_collect_static_calls(void)
 {
-	txn_nr_calls = 0;
+	batch_nr_calls = 0;
 }
 
-static void txn_poke_call(const struct jump_label_txn_site *s)
+static void batch_poke_call(const struct jump_label_batch_site *s)
 {
 }
 #endif /* CONFIG_HAVE_STATIC_CALL_INLINE */
 
-static int txn_site_cmp(const void *a, const void *b)
+static int batch_site_cmp(const void *a, const void *b)
 {
-	unsigned long ca = ((const struct jump_label_txn_site *)a)->addr;
-	unsigned long cb = ((const struct jump_label_txn_site *)b)->addr;
+	unsigned long ca = ((const struct jump_label_batch_site *)a)->addr;
+	unsigned long cb = ((const struct jump_label_batch_site *)b)->addr;
 
 	return ca < cb ? -1 : ca > cb;
 }
 
 /* No memory for the sorted vector: one key or poke at a time. */
-static void txn_patch_slowly(void)
+static void batch_patch_slowly(void)
 {
-	struct jump_label_txn_rec *rec;
+	struct jump_label_batch_rec *rec;
 	unsigned int i;
 
-	list_for_each_entry(rec, &txn_recs, list) {
-		if (txn_rec_changes(rec))
-			jump_label_txn_update_key(rec->key);
+	list_for_each_entry(rec, &batch_recs, list) {
+		if (batch_rec_changes(rec))
+			jump_label_batch_update_key(rec->key);
 	}
-	for (i = 0; i < txn_nr_calls; i++)
-		txn_poke_call(&txn_call_sites[i]);
+	for (i = 0; i < batch_nr_calls; i++)
+		batch_poke_call(&batch_call_sites[i]);
 }
 
 /*
  * Patch every site of every changed key and every static_call poke:
  * sorted by address, one batch per vector.
  */
-static void txn_patch(void)
+static void batch_patch(void)
 {
-	bool calls = !list_empty(&txn_calls);
+	bool calls = !list_empty(&batch_calls);
 	unsigned int vec, nr, i;
 
 	if (calls) {
-		static_call_txn_lock();
-		txn_collect_static_calls();
+		static_call_batch_lock();
+		batch_collect_static_calls();
 	}
 
 	/* The static_call pokes first, then the jump sites, one vector. */
-	txn_sites = txn_call_sites;
-	txn_nr_sites = txn_nr_calls;
-	txn_max_sites = txn_max_calls;
-	txn_call_sites = NULL;
-	txn_collect_failed = false;
-	txn_collect_sites();
-	nr = txn_nr_sites;
-	if (txn_collect_failed) {
-		txn_call_sites = txn_sites;
-		txn_patch_slowly();
+	batch_sites = batch_call_sites;
+	batch_nr_sites = batch_nr_calls;
+	batch_max_sites = batch_max_calls;
+	batch_call_sites = NULL;
+	batch_collect_failed = false;
+	batch_collect_sites();
+	nr = batch_nr_sites;
+	if (batch_collect_failed) {
+		batch_call_sites = batch_sites;
+		batch_patch_slowly();
 		nr = 0;
 	} else {
-		atomic_long_add(nr - txn_nr_calls, &txn_stat_sites);
-		atomic_long_add(txn_nr_calls, &txn_stat_calls);
+		atomic_long_add(nr - batch_nr_calls, &batch_stat_sites);
+		atomic_long_add(batch_nr_calls, &batch_stat_calls);
 	}
 
-	sort(txn_sites, nr, sizeof(*txn_sites), txn_site_cmp, NULL);
-	vec = static_key_txn_batch_max();
+	sort(batch_sites, nr, sizeof(*batch_sites), batch_site_cmp, NULL);
+	vec = static_key_batch_max();
 	for (i = 0; i < nr; i += vec)
-		arch_jump_label_txn_apply(txn_sites + i, min(vec, nr - i));
+		arch_jump_label_batch_apply(batch_sites + i, min(vec, nr - i));
 
-	kvfree(txn_sites);
-	txn_sites = NULL;
-	txn_nr_sites = 0;
-	txn_max_sites = 0;
-	txn_call_sites = NULL;
-	txn_nr_calls = 0;
-	txn_max_calls = 0;
+	kvfree(batch_sites);
+	batch_sites = NULL;
+	batch_nr_sites = 0;
+	batch_max_sites = 0;
+	batch_call_sites = NULL;
+	batch_nr_calls = 0;
+	batch_max_calls = 0;
 	if (calls)
-		static_call_txn_unlock();
+		static_call_batch_unlock();
 }
 
 /* Publish the keys' counts and drop their records. */
-static void txn_publish(void)
+static void batch_publish(void)
 {
-	struct jump_label_txn_rec *rec, *tmp;
+	struct jump_label_batch_rec *rec, *tmp;
 
-	list_for_each_entry_safe(rec, tmp, &txn_recs, list) {
+	list_for_each_entry_safe(rec, tmp, &batch_recs, list) {
 		if (atomic_read(&rec->key->enabled) == -1) {
 			/*
 			 * Pairs with static_key_fast_inc_not_disabled() and
@@ -584,20 +584,20 @@ static void txn_publish(void)
 	}
 }
 
-static bool txn_apply_op(const struct static_key_batch_op *op)
+static bool batch_apply_op(const struct static_key_batch_op *op)
 {
 	switch (op->type) {
 	case STATIC_KEY_BATCH_INC:
-		return txn_inc(op->key);
+		return batch_inc(op->key);
 	case STATIC_KEY_BATCH_DEC:
-		return txn_dec(op->key);
+		return batch_dec(op->key);
 	case STATIC_KEY_BATCH_ENABLE:
-		return txn_enable(op->key);
+		return batch_enable(op->key);
 	case STATIC_KEY_BATCH_DISABLE:
-		return txn_disable(op->key);
+		return batch_disable(op->key);
 	case STATIC_KEY_BATCH_CALL:
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
-		txn_call_defer(op->key, op->tramp, op->func);
+		batch_call_defer(op->key, op->tramp, op->func);
 #endif
 		return true;
 	}
@@ -605,9 +605,9 @@ static bool txn_apply_op(const struct static_key_batch_op *op)
 }
 
 /* Without inline static calls a retarget patches one trampoline. */
-static void txn_apply_calls_early(struct static_key_batch *batch)
+static void batch_apply_calls_early(struct static_key_batch *batch)
 {
-	struct jump_label_txn_chunk *chunk;
+	struct jump_label_batch_chunk *chunk;
 	struct static_key_batch_op *op;
 	unsigned int i;
 
@@ -627,11 +627,11 @@ static void txn_apply_calls_early(struct static_key_batch *batch)
 	}
 }
 
-static int txn_queue(struct static_key_batch *batch,
+static int batch_queue(struct static_key_batch *batch,
 		     enum static_key_batch_op_type type, void *key,
 		     void *tramp, void *func)
 {
-	struct jump_label_txn_chunk *chunk;
+	struct jump_label_batch_chunk *chunk;
 	struct static_key_batch_op *op;
 
 	if (!key)
@@ -644,9 +644,9 @@ static int txn_queue(struct static_key_batch *batch,
 		chunk = NULL;
 		if (!list_empty(&batch->chunks))
 			chunk = list_last_entry(&batch->chunks,
-						struct jump_label_txn_chunk,
+						struct jump_label_batch_chunk,
 						list);
-		if (!chunk || chunk->nr == TXN_CHUNK_OPS) {
+		if (!chunk || chunk->nr == BATCH_CHUNK_OPS) {
 			chunk = kmalloc(PAGE_SIZE, GFP_KERNEL);
 			if (!chunk)
 				return -ENOMEM;
@@ -661,7 +661,7 @@ static int txn_queue(struct static_key_batch *batch,
 		.func	= func,
 		.type	= type,
 	};
-	atomic_long_inc(&txn_stat_queued);
+	atomic_long_inc(&batch_stat_queued);
 	return 0;
 }
 
@@ -680,7 +680,7 @@ static int txn_queue(struct static_key_batch *batch,
 int static_key_batch_inc(struct static_key_batch *batch,
 			 struct static_key *key)
 {
-	return txn_queue(batch, STATIC_KEY_BATCH_INC, key, NULL, NULL);
+	return batch_queue(batch, STATIC_KEY_BATCH_INC, key, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(static_key_batch_inc);
 
@@ -695,7 +695,7 @@ EXPORT_SYMBOL_GPL(static_key_batch_inc);
 int static_key_batch_dec(struct static_key_batch *batch,
 			 struct static_key *key)
 {
-	return txn_queue(batch, STATIC_KEY_BATCH_DEC, key, NULL, NULL);
+	return batch_queue(batch, STATIC_KEY_BATCH_DEC, key, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(static_key_batch_dec);
 
@@ -710,7 +710,7 @@ EXPORT_SYMBOL_GPL(static_key_batch_dec);
 int static_key_batch_enable(struct static_key_batch *batch,
 			    struct static_key *key)
 {
-	return txn_queue(batch, STATIC_KEY_BATCH_ENABLE, key, NULL, NULL);
+	return batch_queue(batch, STATIC_KEY_BATCH_ENABLE, key, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(static_key_batch_enable);
 
@@ -725,7 +725,7 @@ EXPORT_SYMBOL_GPL(static_key_batch_enable);
 int static_key_batch_disable(struct static_key_batch *batch,
 			     struct static_key *key)
 {
-	return txn_queue(batch, STATIC_KEY_BATCH_DISABLE, key, NULL, NULL);
+	return batch_queue(batch, STATIC_KEY_BATCH_DISABLE, key, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(static_key_batch_disable);
 
@@ -750,7 +750,7 @@ int __static_call_batch_update(struct static_key_batch *batch,
 			       struct static_call_key *key, void *tramp,
 			       void *func)
 {
-	return txn_queue(batch, STATIC_KEY_BATCH_CALL, key, tramp, func);
+	return batch_queue(batch, STATIC_KEY_BATCH_CALL, key, tramp, func);
 }
 
 /**
@@ -763,7 +763,7 @@ int __static_call_batch_update(struct static_key_batch *batch,
  */
 void static_key_batch_discard(struct static_key_batch *batch)
 {
-	struct jump_label_txn_chunk *chunk, *tmp;
+	struct jump_label_batch_chunk *chunk, *tmp;
 	unsigned long nr = batch->nr;
 
 	list_for_each_entry_safe(chunk, tmp, &batch->chunks, list) {
@@ -771,7 +771,7 @@ void static_key_batch_discard(struct static_key_batch *batch)
 		list_del(&chunk->list);
 		kfree(chunk);
 	}
-	atomic_long_sub(nr, &txn_stat_queued);
+	atomic_long_sub(nr, &batch_stat_queued);
 	batch->nr = 0;
 	batch->refused = 0;
 }
@@ -785,7 +785,7 @@ EXPORT_SYMBOL_GPL(static_key_batch_discard);
  * jump_label_mutex, then patches the sites of every key whose direction
  * changed and the trampolines and call sites of every static_call
  * retargeted, sorted by address, in ceil(pokes /
- * static_key_txn_batch_max()) text_poke batches, and only then publishes
+ * static_key_batch_max()) text_poke batches, and only then publishes
  * each enabled key's count.  Keys whose changes cancel out and
  * static_calls set back to their old target are not patched.  A change
  * that is invalid when it is applied (a decrement of a count that is 0,
@@ -799,72 +799,72 @@ EXPORT_SYMBOL_GPL(static_key_batch_discard);
  */
 int static_key_batch_apply(struct static_key_batch *batch)
 {
-	struct jump_label_txn_chunk *chunk;
+	struct jump_label_batch_chunk *chunk;
 	struct static_key_batch_op *op;
 	unsigned int i, refused = 0;
 
 	if (!batch->nr)
 		return 0;
 
-	txn_apply_calls_early(batch);
+	batch_apply_calls_early(batch);
 	cpus_read_lock();
 	jump_label_lock();
 	for (i = 0; i < batch->nr; i++)
-		refused += !txn_apply_op(&batch->ops[i]);
+		refused += !batch_apply_op(&batch->ops[i]);
 	list_for_each_entry(chunk, &batch->chunks, list) {
 		for (op = chunk->ops; op < chunk->ops + chunk->nr; op++)
-			refused += !txn_apply_op(op);
+			refused += !batch_apply_op(op);
 	}
-	txn_patch();
-	txn_publish();
-	atomic_long_inc(&txn_stat_applied);
+	batch_patch();
+	batch_publish();
+	atomic_long_inc(&batch_stat_applied);
 	jump_label_unlock();
 	cpus_read_unlock();
 
 	static_key_batch_discard(batch);
 	if (!refused)
 		return 0;
-	atomic_long_add(refused, &txn_stat_refused);
+	atomic_long_add(refused, &batch_stat_refused);
 	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(static_key_batch_apply);
 
 /**
- * static_key_txn_batch_max - sites patched per text_poke batch
+ * static_key_batch_max - sites patched per text_poke batch
  *
  * Context: Any context.
  * Return: the most sites one text_poke batch of an apply patches, with
  * one IPI sequence.
  */
-unsigned int static_key_txn_batch_max(void)
+unsigned int static_key_batch_max(void)
 {
-	return max(arch_jump_label_txn_batch_max(), 1U);
+	return max(arch_jump_label_batch_max(), 1U);
 }
-EXPORT_SYMBOL_GPL(static_key_txn_batch_max);
+EXPORT_SYMBOL_GPL(static_key_batch_max);
 
 /**
- * static_key_txn_get_stats - read the patching counters
+ * static_key_batch_get_stats - read the patching counters
  * @stats: filled with the counters since boot
  *
  * Context: Any context.
  */
-void static_key_txn_get_stats(struct static_key_txn_stats *stats)
+void static_key_batch_get_stats(struct static_key_batch_stats *stats)
 {
-	stats->applied = atomic_long_read(&txn_stat_applied);
-	stats->sites = atomic_long_read(&txn_stat_sites);
-	stats->calls = atomic_long_read(&txn_stat_calls);
-	stats->batches = arch_jump_label_txn_batches();
-	stats->ipi_rounds = arch_jump_label_txn_ipi_rounds();
-	stats->txn_batches = atomic_long_read(&txn_stat_batches);
-	stats->txn_ipi_rounds = atomic_long_read(&txn_stat_ipi_rounds);
-	stats->refused = atomic_long_read(&txn_stat_refused);
-	stats->queued = atomic_long_read(&txn_stat_queued);
+	stats->applied = atomic_long_read(&batch_stat_applied);
+	stats->sites = atomic_long_read(&batch_stat_sites);
+	stats->calls = atomic_long_read(&batch_stat_calls);
+	stats->batches = arch_jump_label_poke_batches();
+	stats->ipi_rounds = arch_jump_label_ipi_rounds();
+	stats->own_batches = atomic_long_read(&batch_stat_batches);
+	stats->own_ipi_rounds = atomic_long_read(&batch_stat_ipi_rounds);
+	stats->refused = atomic_long_read(&batch_stat_refused);
+	stats->queued = atomic_long_read(&batch_stat_queued);
 }
-EXPORT_SYMBOL_GPL(static_key_txn_get_stats);
+EXPORT_SYMBOL_GPL(static_key_batch_get_stats);
 
 #ifdef HAVE_JUMP_LABEL_BATCH
 /* As __jump_label_update() does where the architecture batches. */
-static void txn_transform(struct jump_entry *entry, enum jump_label_type type)
+static void batch_transform(struct jump_entry *entry, enum jump_label_type type)
 {
 	if (!arch_jump_label_transform_queue(entry, type)) {
 		arch_jump_label_transform_apply();
@@ -873,17 +873,17 @@ static void txn_transform(struct jump_entry *entry, enum jump_label_type type)
 	}
 }
 
-static void txn_transform_apply(void)
+static void batch_transform_apply(void)
 {
 	arch_jump_label_transform_apply();
 }
 #else
-static void txn_transform(struct jump_entry *entry, enum jump_label_type type)
+static void batch_transform(struct jump_entry *entry, enum jump_label_type type)
 {
 	arch_jump_label_transform(entry, type);
 }
 
-static void txn_transform_apply(void)
+static void batch_transform_apply(void)
 {
 }
 #endif
@@ -893,47 +893,47 @@ static void txn_transform_apply(void)
  * jump_label_update() would, in the architecture's batches if it has
  * them (arm64, riscv, ...), and static_call pokes one by one.
  */
-void __weak arch_jump_label_txn_apply(struct jump_label_txn_site *sites,
+void __weak arch_jump_label_batch_apply(struct jump_label_batch_site *sites,
 				      unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
 		if (sites[i].entry) {
-			txn_transform(sites[i].entry, sites[i].type);
+			batch_transform(sites[i].entry, sites[i].type);
 		} else {
-			txn_transform_apply();
-			txn_poke_call(&sites[i]);
+			batch_transform_apply();
+			batch_poke_call(&sites[i]);
 		}
 	}
-	txn_transform_apply();
+	batch_transform_apply();
 }
 
 /**
- * jump_label_txn_account - add the cost of one arch_jump_label_txn_apply()
+ * jump_label_batch_account - add the cost of one arch_jump_label_batch_apply()
  * @batches: text_poke batches it sent
  * @ipi_rounds: serialising IPI broadcasts it sent
  *
  * Called by the architecture with its patching lock held, so the figures
  * are the batch's alone, whatever else patches text.
  */
-void jump_label_txn_account(unsigned long batches, unsigned long ipi_rounds)
+void jump_label_batch_account(unsigned long batches, unsigned long ipi_rounds)
 {
-	atomic_long_add(batches, &txn_stat_batches);
-	atomic_long_add(ipi_rounds, &txn_stat_ipi_rounds);
+	atomic_long_add(batches, &batch_stat_batches);
+	atomic_long_add(ipi_rounds, &batch_stat_ipi_rounds);
 }
 
-unsigned int __weak arch_jump_label_txn_batch_max(void)
+unsigned int __weak arch_jump_label_batch_max(void)
 {
 	return UINT_MAX;
 }
 
-unsigned long __weak arch_jump_label_txn_batches(void)
+unsigned long __weak arch_jump_label_poke_batches(void)
 {
 	return 0;
 }
 
-unsigned long __weak arch_jump_label_txn_ipi_rounds(void)
+unsigned long __weak arch_jump_label_ipi_rounds(void)
 {
 	return 0;
 }
