@@ -73,17 +73,21 @@ def export_series(c):
     _git(c, repo, 'clean', '-q', '-fdx')
     name, mail = identity(c)
     ident = ['-c', f'user.name={name}', '-c', f'user.email={mail}']
+    who = f'{name} <{mail}>'
     for n, cm in enumerate(commits, 1):
         for f in cm.files:
             dst = os.path.join(repo, f)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            c.replace_file(os.path.join(c.ROOT, 'linux', f), dst)
+            c.replace_file(None, dst, series_mod.fill_exporter(
+                read(os.path.join(c.ROOT, 'linux', f)), who))
         for p in cm.patches:
             # patch(1), as the build applies them: a patch shared by two
             # bases applies to the older one with offsets or fuzz, and
             # format-patch writes it with that base's context.
             r = subprocess.run(['patch', '-p1', '--no-backup-if-mismatch', '-r', '-',
-                                '-d', repo, '-i', bases.patch_path(c.BASE, p)], text=True,
+                                '-d', repo], text=True,
+                               input=series_mod.fill_exporter(
+                                   read(bases.patch_path(c.BASE, p)), who),
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                check=False)
             if r.returncode:
@@ -150,6 +154,14 @@ def run_all(res, c):
             res.add(f'check: {n}', 'skip', 'the series has no commits yet')
         return
     res.add(f'check: series exports as {len(patches)} git commits', 'ok')
+    who = '%s <%s>' % identity(c)
+    left = [p for p in patches if series_mod.EXPORTER in read(os.path.join(out, p))]
+    named = [p for p in patches if re.search(r'^\+(M:\t|MODULE_AUTHOR\(")' + re.escape(who),
+                                             read(os.path.join(out, p)), re.M)]
+    res.add('check: MAINTAINERS and MODULE_AUTHOR name the exporter, as Signed-off-by does',
+            'fail' if left or not named else 'ok',
+            f'{series_mod.EXPORTER} left in {", ".join(left)}' if left else
+            '' if named else f'no M: or MODULE_AUTHOR line names {who}')
     src = c.SRC
     bad = []
     # Ignored, and why: FILE_PATH_CHANGES - each file's MAINTAINERS line

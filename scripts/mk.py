@@ -241,6 +241,12 @@ def deleted_files(patch):
     return [p for p, gone in _patch_targets(patch) if gone]
 
 
+def exporter():
+    """The "Name <mail>" the series is signed off by, for MAINTAINERS
+    and MODULE_AUTHOR()."""
+    return '%s <%s>' % checks.identity(ctx())
+
+
 def stage_series(base, commits, stage):
     """Write every file the series adds or changes into stage/; return
     the files it deletes from the base tree."""
@@ -248,11 +254,18 @@ def stage_series(base, commits, stage):
     os.makedirs(stage)
     version = kernel_version(base)
     deleted = set()
+    ident = exporter()
     for c in commits:
         for f in c.files:
             dst = os.path.join(stage, f)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy2(os.path.join(ROOT, 'linux', f), dst)
+            src = os.path.join(ROOT, 'linux', f)
+            text = read(src)
+            if series_mod.EXPORTER in text:
+                with open(dst, 'w', encoding='utf-8') as out:
+                    out.write(series_mod.fill_exporter(text, ident))
+            else:
+                shutil.copy2(src, dst)
         for p in c.patches:
             path = bases.patch_path(BASE, p)
             for f in patch_files(path):
@@ -261,7 +274,8 @@ def stage_series(base, commits, stage):
                     os.makedirs(os.path.dirname(dst), exist_ok=True)
                     shutil.copy2(os.path.join(base, f), dst)
             r = subprocess.run(['patch', '-p1', '--no-backup-if-mismatch', '-r', '-',
-                                '-s', '-i', path], cwd=stage, text=True,
+                                '-s'], cwd=stage, text=True,
+                               input=series_mod.fill_exporter(read(path), ident),
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                check=False)
             if r.returncode:

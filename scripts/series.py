@@ -12,6 +12,9 @@ with header lines, then a blank line, then the commit message body:
     Why and what, wrapped at 72 columns.
 
 No Signed-off-by lines: the export adds the exporter's (git's identity).
+MAINTAINERS entries and MODULE_AUTHOR() name the exporter too: the
+sources say EXPORTER, and the build and the export put the same
+identity in its place (fill_exporter()).
 
 A block whose header has "Cover: yes" is the cover letter (subject and
 body); it is not a commit.  Lines starting with "#" before the first
@@ -25,6 +28,15 @@ import dataclasses
 import os
 import re
 import sys
+
+
+EXPORTER = '@EXPORTER@'
+
+
+def fill_exporter(text, ident):
+    """text with the exporter's "Name <mail>" where the sources say
+    EXPORTER."""
+    return text.replace(EXPORTER, ident)
 
 
 class SeriesError(Exception):

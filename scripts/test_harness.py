@@ -2,6 +2,7 @@
 """Unit tests of the harness's own parsers (run by "make test")."""
 
 import os
+import re
 import tempfile
 import unittest
 
@@ -271,6 +272,29 @@ class SeriesTest(unittest.TestCase):
         self.assertEqual([c.cover for c in cs], [True, False])
         self.assertEqual(cs[1].files, ['kernel/x.c'])
         self.assertEqual(series.check_complete(cs, d), [])
+
+    def test_exporter_filled(self):
+        text = f'M:\t{series.EXPORTER}\nMODULE_AUTHOR("{series.EXPORTER}");\n'
+        out = series.fill_exporter(text, 'A B <a@b.example>')
+        self.assertEqual(out, 'M:\tA B <a@b.example>\nMODULE_AUTHOR("A B <a@b.example>");\n')
+
+    def test_no_identity_baked_in(self):
+        """Every MODULE_AUTHOR() and new MAINTAINERS M: line of the
+        series says EXPORTER, which the build and the export fill."""
+        bad = []
+        for d, _, files in os.walk(os.path.join(mk.ROOT, 'linux')):
+            for f in files:
+                p = os.path.join(d, f)
+                for m in re.finditer(r'MODULE_AUTHOR\("([^"]*)"\)', mk.read(p)):
+                    if m.group(1) != series.EXPORTER:
+                        bad.append(f'{p}: {m.group(0)}')
+        for d in ('patches', os.path.join('patches', '6.12')):
+            for f in os.listdir(os.path.join(mk.ROOT, d)):
+                p = os.path.join(mk.ROOT, d, f)
+                if os.path.isfile(p):
+                    bad += [f'{p}: {l}' for l in mk.read(p).split('\n')
+                            if re.match(r'^\+M:\t', l) and series.EXPORTER not in l]
+        self.assertEqual(bad, [])
 
     def test_signoff_refused(self):
         d = self.make('Subject: a: b\n\nwhy\n\nSigned-off-by: A <a@b>\n')

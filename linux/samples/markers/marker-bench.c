@@ -796,5 +796,5 @@ module_init(marker_bench_init);
 module_exit(marker_bench_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_AUTHOR("Markers Team <markers@example.org>");
+MODULE_AUTHOR("@EXPORTER@");
 MODULE_DESCRIPTION("Markers benchmark: off, on, atomic, NOP and flip costs");

@@ -193,5 +193,5 @@ module_init(example_init);
 module_exit(example_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_AUTHOR("Markers Team <markers@example.org>");
+MODULE_AUTHOR("@EXPORTER@");
 MODULE_DESCRIPTION("Marker sites hit from a debugfs file");

@@ -94,5 +94,5 @@ module_init(many_init);
 module_exit(many_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_AUTHOR("Markers Team <markers@example.org>");
+MODULE_AUTHOR("@EXPORTER@");
 MODULE_DESCRIPTION("512 marker sites, for tests of enabling many markers");

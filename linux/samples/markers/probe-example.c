@@ -116,5 +116,5 @@ module_init(probe_init);
 module_exit(probe_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_AUTHOR("Markers Team <markers@example.org>");
+MODULE_AUTHOR("@EXPORTER@");
 MODULE_DESCRIPTION("Count hits of markers connected by name");
