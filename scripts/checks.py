@@ -141,6 +141,34 @@ def touched_c_files(c):
             os.path.exists(os.path.join(c.SRC, f))]
 
 
+# The batch APIs: for the kernel's own callers, never for any module.
+BATCH_API = re.compile(r'^(static_key_batch_\w+|tracepoint_\w*batch\w*|marker_\w*batch\w*)$')
+
+
+def export_rows(res, c):
+    """A row: no batch function is exported to every module (Module.symvers
+    of the build: no namespace, or a namespace any module may import),
+    only to named modules (7.3: "module:<names>") or in a namespace
+    (6.12: EXPORT_SYMBOL_NS_GPL())."""
+    name = 'check: batch functions are exported only to named modules'
+    try:
+        text = read(os.path.join(c.OBJ, 'Module.symvers'))
+    except OSError:
+        res.add(name, 'skip', 'no Module.symvers: the kernel is not built')
+        return
+    found, bad = 0, []
+    for line in text.split('\n'):
+        f = line.split('\t')
+        if len(f) < 4 or not BATCH_API.match(f[1]):
+            continue
+        found += 1
+        if len(f) < 5 or not f[4]:
+            bad.append(f[1])
+    res.add(name, 'fail' if bad else 'ok',
+            f'exported to every module: {", ".join(bad)}' if bad else
+            f'{found} namespaced, the rest not exported')
+
+
 def run_all(res, c):
     try:
         out = export_series(c)

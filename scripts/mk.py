@@ -1069,6 +1069,7 @@ def host_checks():
             r.stdout.strip().split('\n')[-1])
     c = ctx()
     c.JOBS = '1'
+    checks.export_rows(res, c)
     checks.run_all(res, c)
     return res
 
@@ -1119,6 +1120,7 @@ def job_test_backport():
     part = Part('test-backport', 'static_keys markers', timeout=1800, kunit=True,
                 modtests=True)
     res.add(f'base tree is Linux {version}', 'ok')
+    checks.export_rows(res, ctx())
     res.extend(part.run())
     res.save(os.path.join(B, 'results.json'))
     print(res.summary())

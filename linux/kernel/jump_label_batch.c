@@ -77,6 +77,14 @@ struct jump_label_batch_call {
 	void *func;
 };
 
+/*
+ * Static key batches are for the kernel's own callers, such as the
+ * tracing core.  Modules may not queue key changes; the only ones
+ * that may are this API's KUnit module and the markers benchmark.
+ */
+#define STATIC_KEY_BATCH_EXPORT(sym)					\
+	EXPORT_SYMBOL_FOR_MODULES(sym, "jump_label_batch_mod_kunit,marker_bench")
+
 #define BATCH_HASH_BITS	10
 
 static DEFINE_HASHTABLE(batch_hash, BATCH_HASH_BITS);
@@ -682,7 +690,7 @@ int static_key_batch_inc(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_INC, key, NULL, NULL);
 }
-EXPORT_SYMBOL_GPL(static_key_batch_inc);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_inc);
 
 /**
  * static_key_batch_dec - queue static_key_slow_dec() of @key in @batch
@@ -697,7 +705,7 @@ int static_key_batch_dec(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_DEC, key, NULL, NULL);
 }
-EXPORT_SYMBOL_GPL(static_key_batch_dec);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_dec);
 
 /**
  * static_key_batch_enable - queue static_key_enable() of @key in @batch
@@ -712,7 +720,7 @@ int static_key_batch_enable(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_ENABLE, key, NULL, NULL);
 }
-EXPORT_SYMBOL_GPL(static_key_batch_enable);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_enable);
 
 /**
  * static_key_batch_disable - queue static_key_disable() of @key in @batch
@@ -727,7 +735,7 @@ int static_key_batch_disable(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_DISABLE, key, NULL, NULL);
 }
-EXPORT_SYMBOL_GPL(static_key_batch_disable);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_disable);
 
 /**
  * __static_call_batch_update - queue a static_call retarget in @batch
@@ -775,7 +783,7 @@ void static_key_batch_discard(struct static_key_batch *batch)
 	batch->nr = 0;
 	batch->refused = 0;
 }
-EXPORT_SYMBOL_GPL(static_key_batch_discard);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_discard);
 
 /**
  * static_key_batch_apply - make the changes queued in @batch
@@ -827,7 +835,7 @@ int static_key_batch_apply(struct static_key_batch *batch)
 	atomic_long_add(refused, &batch_stat_refused);
 	return -EINVAL;
 }
-EXPORT_SYMBOL_GPL(static_key_batch_apply);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_apply);
 
 /**
  * static_key_batch_max - sites patched per text_poke batch
@@ -840,7 +848,7 @@ unsigned int static_key_batch_max(void)
 {
 	return max(arch_jump_label_batch_max(), 1U);
 }
-EXPORT_SYMBOL_GPL(static_key_batch_max);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_max);
 
 /**
  * static_key_batch_get_stats - read the patching counters
@@ -860,7 +868,7 @@ void static_key_batch_get_stats(struct static_key_batch_stats *stats)
 	stats->refused = atomic_long_read(&batch_stat_refused);
 	stats->queued = atomic_long_read(&batch_stat_queued);
 }
-EXPORT_SYMBOL_GPL(static_key_batch_get_stats);
+STATIC_KEY_BATCH_EXPORT(static_key_batch_get_stats);
 
 #ifdef HAVE_JUMP_LABEL_BATCH
 /* As __jump_label_update() does where the architecture batches. */

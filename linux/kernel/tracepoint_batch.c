@@ -136,7 +136,6 @@ int tracepoint_probe_register_batch(struct tracepoint_batch *batch,
 	return tracepoint_add_func(tp, &tp_func, TRACEPOINT_DEFAULT_PRIO, true,
 				   batch);
 }
-EXPORT_SYMBOL_GPL(tracepoint_probe_register_batch);
 
 /**
  * tracepoint_probe_unregister_batch - disconnect a probe, patching with others
@@ -166,7 +165,6 @@ int tracepoint_probe_unregister_batch(struct tracepoint_batch *batch,
 	guard(mutex)(&tracepoints_mutex);
 	return tracepoint_remove_func(tp, &tp_func, batch);
 }
-EXPORT_SYMBOL_GPL(tracepoint_probe_unregister_batch);
 
 static int tracepoint_ptr_cmp(const void *a, const void *b)
 {
@@ -274,4 +272,3 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
 	*batch = (struct tracepoint_batch){ };
 	return err ?: ret;
 }
-EXPORT_SYMBOL_GPL(tracepoint_batch_apply);
