@@ -104,7 +104,6 @@ static unsigned int batch_max_sites;
 /* static_call updates, and their pokes while an apply collects them */
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
 static DEFINE_HASHTABLE(batch_call_hash, BATCH_HASH_BITS);
-static bool batch_collect_calls;
 #endif
 static LIST_HEAD(batch_calls);
 static struct jump_label_batch_site *batch_call_sites;
@@ -412,7 +411,7 @@ static void batch_call_defer(struct static_call_key *key, void *tramp,
 	if (!call) {
 		/* No memory: update at once, cpus_read_lock() is held. */
 		static_call_batch_lock();
-		static_call_update_locked(key, tramp, func);
+		static_call_update_locked(key, tramp, func, false);
 		static_call_batch_unlock();
 		return;
 	}
@@ -443,15 +442,16 @@ static bool batch_add_call(void *insn, void *func, bool tramp, bool tail)
  * @func: the new target
  * @tail: @site is a tail call
  *
- * Context: arch_static_call_transform(), static_call_mutex held.
- * Return: true if the pokes were taken, false if the caller must patch.
+ * Only static_call_update_locked() calls this, and only when the apply
+ * below asks it to queue (batch_collect_static_calls()): every other
+ * arch_static_call_transform() caller patches as it always did.
+ *
+ * Context: static_key_batch_apply(), static_call_mutex held.
+ * Return: true if the pokes were taken or patched, false if the caller
+ * must patch.
  */
 bool static_call_batch_collect(void *site, void *tramp, void *func, bool tail)
 {
-	/* Only the apply, holding static_call_mutex, sets it. */
-	if (!batch_collect_calls)
-		return false;
-
 	/* A call site names its trampoline too; that is patched on its own. */
 	if (tramp && !site && !batch_add_call(tramp, func, true, false))
 		goto now;
@@ -462,10 +462,8 @@ bool static_call_batch_collect(void *site, void *tramp, void *func, bool tail)
 	return true;
 
 now:
-	/* No memory: the caller patches what was not taken, at once. */
-	batch_collect_calls = false;
+	/* No memory: patch what was not taken, at once. */
 	arch_static_call_transform(site, tramp, func, tail);
-	batch_collect_calls = true;
 	return true;
 }
 
@@ -475,14 +473,13 @@ static void batch_collect_static_calls(void)
 	struct jump_label_batch_call *call, *tmp;
 
 	batch_nr_calls = 0;
-	batch_collect_calls = true;
 	list_for_each_entry_safe(call, tmp, &batch_calls, list) {
-		static_call_update_locked(call->key, call->tramp, call->func);
+		static_call_update_locked(call->key, call->tramp, call->func,
+					  true);
 		hash_del(&call->node);
 		list_del(&call->list);
 		kfree(call);
 	}
-	batch_collect_calls = false;
 }
 
 static void batch_poke_call(const struct jump_label_batch_site *s)

@@ -23,12 +23,26 @@ void jump_label_batch_update_key(struct static_key *key);
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
 /* kernel/static_call_inline.c, for static_key_batch_apply() */
 void static_call_update_locked(struct static_call_key *key, void *tramp,
-			       void *func);
+			       void *func, bool queue);
 void static_call_batch_lock(void);
 void static_call_batch_unlock(void);
 #else
 static inline void static_call_batch_lock(void) { }
 static inline void static_call_batch_unlock(void) { }
+#endif
+
+/*
+ * kernel/jump_label_batch.c, for static_call_update_locked() asked to
+ * queue its pokes into the batch being applied.
+ */
+#if defined(CONFIG_JUMP_LABEL) && defined(CONFIG_HAVE_STATIC_CALL_INLINE)
+bool static_call_batch_collect(void *site, void *tramp, void *func, bool tail);
+#else
+static inline bool static_call_batch_collect(void *site, void *tramp,
+					     void *func, bool tail)
+{
+	return false;
+}
 #endif
 
 #endif /* _KERNEL_JUMP_LABEL_BATCH_H */

@@ -178,8 +178,8 @@ struct jump_label_batch_site {
 /*
  * Architecture hooks.  arch_jump_label_batch_apply() patches @nr sites,
  * sorted by address, @nr <= arch_jump_label_batch_max(), as one batch;
- * it hands static_call entries to arch_static_call_batch_queue().  The
- * defaults patch one site at a time and count nothing.
+ * it hands static_call entries to arch_static_call_transform_queue().
+ * The defaults patch one site at a time and count nothing.
  */
 void arch_jump_label_batch_apply(struct jump_label_batch_site *sites,
 			       unsigned int nr);
@@ -268,23 +268,13 @@ static inline unsigned int static_key_batch_max(void)
 #endif /* CONFIG_JUMP_LABEL */
 
 /*
- * static_call hooks of the architecture.  Only inline static calls join
- * batches, but the architecture's static_call code calls
- * static_call_batch_collect() and defines arch_static_call_batch_queue() in
- * every configuration.
+ * The architecture's queue hook for static_call pokes, the counterpart of
+ * arch_jump_label_transform_queue(): queue one poke a static key batch
+ * collected (a trampoline if @tramp, else a call site) into the text_poke
+ * batch arch_jump_label_batch_apply() builds and finishes.  Called only
+ * from there, with text_mutex held.
  */
-#if defined(CONFIG_JUMP_LABEL) && defined(CONFIG_HAVE_STATIC_CALL_INLINE)
-bool static_call_batch_collect(void *site, void *tramp, void *func, bool tail);
-#else
-static inline bool static_call_batch_collect(void *site, void *tramp,
-					   void *func, bool tail)
-{
-	return false;
-}
-#endif
-
-/* Queues one poke into the batch arch_jump_label_batch_apply() builds. */
-void arch_static_call_batch_queue(void *insn, bool tramp, void *func,
-				bool tail);
+void arch_static_call_transform_queue(void *insn, bool tramp, void *func,
+				      bool tail);
 
 #endif /* _LINUX_JUMP_LABEL_BATCH_H */
