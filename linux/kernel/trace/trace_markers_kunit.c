@@ -281,21 +281,25 @@ static void tm_probe_endbr_test(struct kunit *test)
  * instance's event files, and perf its per-event data, once
  * tracepoint_synchronize_unregister() returns; a marker event's probe
  * still running must hold that wait up.  A probe registered before the
- * event's holds the read side of one hit until the removal under test
- * returns or TMK_HOLD_MS pass: when the removal returns first, the hit's
- * next probe, the event's, runs on a freed file.
+ * event's holds the read side of one hit, on one CPU, while the test
+ * removes the instance or the event from another; the hold ends when the
+ * removal is seen done or after TMK_HOLD_MS.  A removal done while the
+ * hit is held freed what the hit's next probe, the event's, then uses.
  */
 #define TMK_HOLD_INSTANCE	"markers_kunit_hold"
 #define TMK_HOLD_EVENT		"trace_markers_kunit_hold"
 #define TMK_HOLD_MS		4000
 
 struct tmk_hold {
+	const char *name;	/* the marker */
+	void (*hit)(int v);	/* hits it */
 	atomic_t entered;	/* the hit is in the holding probe */
-	atomic_t removed;	/* the removal under test returned */
-	bool removed_in_hit;	/* ... while the hit was held */
-	bool timed_out;		/* the hold ended by its timeout */
+	atomic_t removing;	/* the removal under test started */
+	atomic_t removed;	/* ... and was seen done */
+	bool removing_in_hit;	/* what the hold saw when it ended */
+	bool removed_in_hit;
 	struct completion done;	/* the hitting thread returned */
-	void (*hit)(int v);
+	cpumask_var_t allowed;	/* the test thread's CPUs, restored */
 };
 
 static void tmk_hold_probe(void *data, const struct marker *m,
@@ -308,8 +312,8 @@ static void tmk_hold_probe(void *data, const struct marker *m,
 		return;
 	while (!atomic_read(&h->removed) && time_before(jiffies, end))
 		cpu_relax();
+	h->removing_in_hit = atomic_read(&h->removing);
 	h->removed_in_hit = atomic_read(&h->removed);
-	h->timed_out = !h->removed_in_hit;
 }
 
 static noinline void tmk_hit_hold(int v)
@@ -326,59 +330,109 @@ static int tmk_hold_thread(void *data)
 	return 0;
 }
 
-/* Start a thread hitting the marker; false unless it is held in the probe. */
-static bool tmk_hold_start(struct tmk_hold *h)
+static void tmk_hold_unregister(void *data)
 {
+	struct tmk_hold *h = data;
+
+	marker_probe_unregister(h->name, tmk_hold_probe, h);
+	marker_synchronize_unregister();
+}
+
+/* Register the holding probe; the test's end unregisters it. */
+static void tmk_hold_init(struct kunit *test, struct tmk_hold *h)
+{
+	init_completion(&h->done);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(h->name, NULL,
+						    tmk_hold_probe, h), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							tmk_hold_unregister,
+							h), 0);
+}
+
+static void tmk_hold_unpin(void *data)
+{
+	struct tmk_hold *h = data;
+
+	set_cpus_allowed_ptr(current, h->allowed);
+	free_cpumask_var(h->allowed);
+}
+
+/*
+ * Hit the marker from a thread bound to one CPU and move the test thread
+ * to another, where it can remove while the hit is held (on 6.12 the
+ * hold spins with preemption disabled).  Fails the test unless the hit
+ * is held.
+ */
+static void tmk_hold_start(struct kunit *test, struct tmk_hold *h)
+{
+	unsigned int hold_cpu = cpumask_first(cpu_online_mask);
+	unsigned int test_cpu = cpumask_next(hold_cpu, cpu_online_mask);
 	struct task_struct *t;
 	int i;
 
-	init_completion(&h->done);
-	t = kthread_run(tmk_hold_thread, h, "tmk_hold");
-	if (IS_ERR(t)) {
-		complete(&h->done);
-		return false;
-	}
+	if (test_cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs a second CPU to remove on");
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&h->allowed, GFP_KERNEL));
+	cpumask_copy(h->allowed, current->cpus_ptr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tmk_hold_unpin,
+							h), 0);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current,
+						   cpumask_of(test_cpu)), 0);
+
+	t = kthread_create(tmk_hold_thread, h, "tmk_hold");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	kthread_bind(t, hold_cpu);
+	wake_up_process(t);
 	for (i = 0; i < 500 && !atomic_read(&h->entered); i++)
 		msleep(20);
-	return atomic_read(&h->entered);
+	if (!atomic_read(&h->entered)) {
+		atomic_set(&h->removed, 1);
+		wait_for_completion(&h->done);
+		KUNIT_FAIL_AND_ABORT(test, "the hit never reached the probe");
+	}
 }
 
+/* End the hold and check that the removal neither ended during it. */
 static void tmk_hold_end(struct kunit *test, struct tmk_hold *h,
 			 const char *what)
 {
 	atomic_set(&h->removed, 1);
 	wait_for_completion(&h->done);
+	KUNIT_EXPECT_TRUE_MSG(test, h->removing_in_hit,
+			      "%s did not start while the hit was held", what);
 	KUNIT_EXPECT_FALSE_MSG(test, h->removed_in_hit,
-			       "%s returned while a probe of the event ran", what);
-	KUNIT_EXPECT_TRUE(test, h->timed_out);
+			       "%s was done while a probe of the event ran",
+			       what);
+}
+
+static void tmk_instance_destroy(void *data)
+{
+	trace_array_destroy(data);
 }
 
 /* rmdir of an instance while a hit of its enabled marker event runs */
 static void tm_instance_remove_in_flight_test(struct kunit *test)
 {
-	struct tmk_hold h = { .hit = tmk_hit_hold };
+	struct tmk_hold h = { .name = TMK_HOLD_EVENT, .hit = tmk_hit_hold };
 	struct trace_array *tr;
-	bool held;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs a second CPU to remove the instance on");
-	KUNIT_ASSERT_EQ(test, marker_probe_register(TMK_HOLD_EVENT, NULL,
-						    tmk_hold_probe, &h), 0);
+	tmk_hold_init(test, &h);
 	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
-	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM,
+	trace_array_put(tr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							tmk_instance_destroy,
+							tr), 0);
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM,
 							TMK_HOLD_EVENT, true),
 			0);
 
-	held = tmk_hold_start(&h);
-	KUNIT_EXPECT_TRUE(test, held);
-	trace_array_put(tr);
+	tmk_hold_start(test, &h);
+	atomic_set(&h.removing, 1);
+	kunit_remove_action(test, tmk_instance_destroy, tr);
 	KUNIT_EXPECT_EQ(test, trace_array_destroy(tr), 0);
+	atomic_set(&h.removed, 1);
 	tmk_hold_end(test, &h, "trace_array_destroy()");
-
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister(TMK_HOLD_EVENT,
-						      tmk_hold_probe, &h), 0);
-	marker_synchronize_unregister();
 }
 
 /* A "module" whose marker event is removed when its only site goes. */
@@ -387,57 +441,110 @@ static struct marker_site tmk_gone_site = {
 	.key = STATIC_KEY_FALSE_INIT,
 };
 
-static void tmk_hit_gone(int v)
+static noinline void tmk_hit_gone(int v)
 {
 	if (static_branch_unlikely(&tmk_gone_site.key))
 		__MARK_HIT(&tmk_gone_site, v);
 }
 
+static void tmk_gone_remove(void *data)
+{
+	marker_sites_remove(&tmk_gone_site, &tmk_gone_site + 1);
+	flush_work(&tm_sync_work);
+}
+
+/* Connect the "module" and wait for its event; the test's end removes it. */
+static struct tm_event *tmk_gone_add(struct kunit *test)
+{
+	struct tm_event *ev;
+
+	marker_sites_add(&tmk_gone_site, &tmk_gone_site + 1);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tmk_gone_remove,
+							NULL), 0);
+	flush_work(&tm_sync_work);
+	ev = tmk_find_event(tmk_gone_site.name);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	return ev;
+}
+
+static int tmk_gone_thread(void *data)
+{
+	struct completion *done = data;
+
+	tmk_gone_remove(NULL);
+	complete(done);
+	return 0;
+}
+
+/* Whether event @name is gone, if event_mutex is free to tell. */
+static bool tmk_event_seen_gone(const char *name)
+{
+	struct tm_event *ev;
+	bool gone = true;
+
+	if (!mutex_trylock(&event_mutex))
+		return false;
+	list_for_each_entry(ev, &tm_events, list)
+		if (!strcmp(trace_event_name(&ev->call), name))
+			gone = false;
+	mutex_unlock(&event_mutex);
+	return gone;
+}
+
 /*
  * The event is disabled, which unregisters its probe without waiting,
  * and then removed as its marker loses its last site: the removal must
- * not free its files while a hit that read the probe array before the
- * disable still runs.
+ * not free the event's files, or drop the event, while a hit that read
+ * the probe array before the disable still runs.  Another thread
+ * removes; this one watches the event list.
  */
 static void tm_event_remove_in_flight_test(struct kunit *test)
 {
-	struct tmk_hold h = { .hit = tmk_hit_gone };
-	const char *name = tmk_gone_site.name;
+	struct tmk_hold h = { .name = tmk_gone_site.name, .hit = tmk_hit_gone };
+	DECLARE_COMPLETION_ONSTACK(removed);
 	struct trace_array *tr;
-	bool held;
+	struct task_struct *t;
+	int i;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs a second CPU to remove the event on");
-	marker_sites_add(&tmk_gone_site, &tmk_gone_site + 1);
-	flush_work(&tm_sync_work);
-	KUNIT_ASSERT_NOT_NULL(test, tmk_find_event(name));
-	KUNIT_ASSERT_EQ(test, marker_probe_register(name, NULL,
-						    tmk_hold_probe, &h), 0);
+	tmk_gone_add(test);
+	tmk_hold_init(test, &h);
 	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
-	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, name,
+	trace_array_put(tr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							tmk_instance_destroy,
+							tr), 0);
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h.name,
 							true), 0);
 
-	held = tmk_hold_start(&h);
-	KUNIT_EXPECT_TRUE(test, held);
-	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, name,
+	tmk_hold_start(test, &h);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h.name,
 							false), 0);
-	marker_sites_remove(&tmk_gone_site, &tmk_gone_site + 1);
-	flush_work(&tm_sync_work);
-	KUNIT_EXPECT_NULL(test, tmk_find_event(name));
+	kunit_remove_action(test, tmk_gone_remove, NULL);
+	atomic_set(&h.removing, 1);
+	t = kthread_run(tmk_gone_thread, &removed, "tmk_gone");
+	if (IS_ERR(t)) {
+		tmk_gone_remove(NULL);
+		complete(&removed);
+	}
+	for (i = 0; i < TMK_HOLD_MS / 20 && !completion_done(&h.done); i++) {
+		if (tmk_event_seen_gone(h.name)) {
+			atomic_set(&h.removed, 1);
+			break;
+		}
+		msleep(20);
+	}
 	tmk_hold_end(test, &h, "the event's removal");
-
-	KUNIT_EXPECT_EQ(test, marker_probe_unregister(name, tmk_hold_probe,
-						      &h), 0);
-	marker_synchronize_unregister();
-	trace_array_put(tr);
-	KUNIT_EXPECT_EQ(test, trace_array_destroy(tr), 0);
+	wait_for_completion(&removed);
+	KUNIT_EXPECT_NULL(test, tmk_find_event(h.name));
 }
 
 /*
  * trace_get_event_file(), as eprobes and the enable_event triggers, holds
  * the event with trace_event_try_get_ref(): the event must outlive that
- * reference when its marker's module goes, and go once it is dropped.
+ * reference when its marker's module goes.  Once the reference is
+ * dropped the event stays, listed but without sites, until the next
+ * update of the marker events removes it.
  */
 static void tm_event_ref_outlives_module_test(struct kunit *test)
 {
@@ -445,18 +552,16 @@ static void tm_event_ref_outlives_module_test(struct kunit *test)
 	struct trace_event_file *file;
 	struct tm_event *ev;
 
-	marker_sites_add(&tmk_gone_site, &tmk_gone_site + 1);
-	flush_work(&tm_sync_work);
-	ev = tmk_find_event(name);
-	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev = tmk_gone_add(test);
 	file = trace_get_event_file(NULL, TM_SYSTEM, name);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
 
-	marker_sites_remove(&tmk_gone_site, &tmk_gone_site + 1);
-	flush_work(&tm_sync_work);
+	kunit_remove_action(test, tmk_gone_remove, NULL);
+	tmk_gone_remove(NULL);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, tmk_find_event(name), ev,
 				"event removed while referenced");
 	trace_put_event_file(file);
+	KUNIT_EXPECT_PTR_EQ(test, tmk_find_event(name), ev);
 
 	tm_sync();
 	KUNIT_EXPECT_NULL(test, tmk_find_event(name));

@@ -193,8 +193,9 @@ ktap_test_result "eprobe on a marker event, string field" test_eprobe_str
 
 # An eprobe holds the event it reads, as it holds a module's own events
 # or a kprobe event: the marker's module may go, the event stays until
-# the eprobe is deleted, and deleting it then puts what it took (a
-# freed event used to WARN in trace_event_dyn_put_ref() here).
+# the eprobe is deleted, and deleting it then puts what it took.  The
+# event used to go with the module, and the put then read freed memory
+# (a WARN in trace_dynevent.c when that memory held a dynamic event).
 test_eprobe_unload() {
 	local warns ret=0
 
