@@ -14,9 +14,10 @@
  * @markers: marker events' probes
  *
  * A write that switches several events at once (events/enable, a
- * system's enable, set_event with a system or "*") starts a batch under
- * event_mutex; the reg() callbacks of the events it switches find it
- * with trace_event_batch() and register their probes with it, and
+ * system's enable, set_event with a system or "*", markers_enable) owns
+ * one on its stack: it hands it to each trace_event_enable_disable_batch()
+ * of the switch, which passes it down to the registration of the event's
+ * probe where the event's class can join a batch, and
  * trace_event_batch_finish() then patches the code of all of them in one
  * static key batch.  Nothing else is deferred: a probe added to a
  * tracepoint or marker that has probes is called at once, and one
@@ -27,7 +28,7 @@ struct trace_event_batch {
 	struct marker_batch markers;
 };
 
-void trace_event_batch_start(struct trace_event_batch *batch);
-int trace_event_batch_finish(struct trace_event_batch *batch);
+void trace_event_batch_init(struct trace_event_batch *batch);
+void trace_event_batch_finish(struct trace_event_batch *batch);
 
 #endif /* _TRACE_EVENTS_BATCH_H */
