@@ -18,6 +18,7 @@ to build-bench/).  Nothing asserts a time.
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -280,7 +281,7 @@ def table(rows, guest_unit):
     lines.append(f'flip: enable + disable of N keys, one site each; time in guest TSC '
                  f'ticks ({unit}) and IPI rounds / text_poke batches')
     fw = (6, 14, 8, 8, 14, 8, 8)
-    hdr = ('N', 'one-by-one', 'IPIs', 'batches', 'transaction', 'IPIs', 'batches')
+    hdr = ('N', 'one-by-one', 'IPIs', 'batches', 'one batch', 'IPIs', 'batches')
     lines.append('  '.join(h.rjust(fw[i]) for i, h in enumerate(hdr)))
     for n in FLIP_NS:
         cells = [n]
@@ -303,6 +304,7 @@ def table(rows, guest_unit):
                      val(rows, 'guest', 'events', mode + '_ipi_rounds'),
                      val(rows, 'guest', 'events', mode + '_batches')]
             lines.append(label.rjust(14) + '  ' + '  '.join(fmt(c, 0).rjust(14) for c in cells))
+    lines += dyndbg_table(rows)
     up = [r for r in rows if r['source'] == 'guest-up' and r['case'] == 'record']
     if up:
         ub = val(rows, 'guest-up', 'record', 'nothing')
@@ -325,6 +327,35 @@ def table(rows, guest_unit):
         if r['case'] == 'size':
             lines.append(f'  {r["variant"]:32s} {fmt(r["value"]):>8s} {r["unit"]}')
     return '\n'.join(lines)
+
+
+def dyndbg_table(rows):
+    """Dynamic debug: every pr_debug() site without a class switched on
+    and off, one control write per site and change against one write for
+    all, with what each cost per write, and the goal for a write:
+    3 x ceil(pokes / text_poke batch size) IPI rounds."""
+    n = next((r['n'] for r in rows if r['case'] == 'dyndbg' and r['variant'] == 'all'
+              and r['source'] == 'guest'), None)
+    if n is None:
+        return []
+    skip = [r['unit'] for r in rows if r['case'] == 'dyndbg' and r['unit'].startswith('skip')]
+    if skip:
+        return ['', f'dynamic debug: skipped ({skip[0][5:]})']
+    vmax = val(rows, 'guest', 'flip', 'batch_max', 0)
+    out = ['', f'dynamic debug: {n:.0f} pr_debug() sites without a class, printing switched '
+           'on then off (<debugfs>/static_keys/stats)',
+           '  '.join(h.rjust(12) for h in ('', 'writes', 'pokes', 'IPI rounds', 'text_poke b.',
+                                            'key batches', 'rounds/write', 'goal/write'))]
+    for mode, label in (('one_by_one', 'one per site'), ('all', 'one for all')):
+        w = val(rows, 'guest', 'dyndbg', mode)
+        cells = [w] + [val(rows, 'guest', 'dyndbg', f'{mode}_{k}')
+                       for k in ('pokes', 'ipi_rounds', 'batches', 'key_batches')]
+        per = cells[2] / w if w and cells[2] is not None else None
+        goal = (3 * math.ceil(cells[1] / w / vmax) if w and vmax and cells[1] is not None
+                else None)
+        out.append(label.rjust(12) + '  ' + '  '.join(fmt(c, 0).rjust(12) for c in cells) +
+                   '  ' + fmt(per, 1).rjust(12) + '  ' + fmt(goal, 0).rjust(12))
+    return out
 
 
 def claims(rows):

@@ -117,6 +117,52 @@ if [ -d "$T" ] && [ -r $S ]; then
 	events batched all_on all_off >> "$NOTES"
 fi
 
+# dyndbg <variant>: switch the printing of every pr_debug() site without
+# a class on and then off, with one control write per site and change
+# (one_by_one: mainline's cost shape, a batch per write) or with one
+# write for all ("+p", then "-p"), as rows
+# dyndbg,<variant>[_pokes|_ipi_rounds|_batches|_key_batches],<sites>,<value>
+# of the static_keys/stats counters.  The console is quiet meanwhile: the
+# sites print into the log buffer only.
+DD=/sys/kernel/debug/dynamic_debug/control
+dd_sites() {
+	grep -v ' class:' "$DD" | awk '!/^#/ { split($1, a, ":"); print a[1], a[2] }'
+}
+dyndbg() {
+	local variant=$1 n w=2 f l s0 s1 r0 r1 b0 b1 k0 k1 lvl
+
+	n=$(dd_sites | wc -l)
+	lvl=$(awk '{ print $1 }' /proc/sys/kernel/printk)
+	dmesg -n 1
+	s0=$(stat applied_sites); r0=$(stat ipi_rounds)
+	b0=$(stat text_poke_batches); k0=$(stat applied_batches)
+	if [ "$variant" = one_by_one ]; then
+		w=0
+		while read -r f l; do
+			echo "file $f line $l +p" > "$DD"
+			echo "file $f line $l -p" > "$DD"
+			w=$((w + 2))
+		done < <(dd_sites) 2> /dev/null
+	else
+		echo +p > "$DD"
+		echo -p > "$DD"
+	fi
+	s1=$(stat applied_sites); r1=$(stat ipi_rounds)
+	b1=$(stat text_poke_batches); k1=$(stat applied_batches)
+	dmesg -n "$lvl"
+	echo "dyndbg,$variant,$n,$w,writes"
+	echo "dyndbg,${variant}_pokes,$n,$((s1 - s0)),pokes"
+	echo "dyndbg,${variant}_ipi_rounds,$n,$((r1 - r0)),rounds"
+	echo "dyndbg,${variant}_batches,$n,$((b1 - b0)),batches"
+	echo "dyndbg,${variant}_key_batches,$n,$((k1 - k0)),key batches"
+}
+if [ -w "$DD" ] && [ -r $S ]; then
+	dyndbg one_by_one >> "$NOTES"
+	dyndbg all >> "$NOTES"
+else
+	echo "dyndbg,all,0,0,skip:no dynamic_debug/control or static_keys/stats" >> "$NOTES"
+fi
+
 cat "$D/results" > "$CSV"
 cat "$NOTES" >> "$CSV"
 rmmod marker-bench
