@@ -393,9 +393,9 @@ def claims(rows):
         claim(f'macro {b}: markers placed, no probe, |delta| < 1% (percent)',
               abs(100 * (m - u) / u) if m is not None and u else None, 1,
               lambda a, b: a < b)
-    # The flip rows count two transactions: enable all, then disable all.
+    # The flip rows count two batches: enable all, then disable all.
     r1000 = val(rows, 'guest', 'flip', 'own_ipi_rounds', 1000)
-    claim('transaction of 1000 keys = 3 IPI rounds (per transaction)',
+    claim('batch of 1000 keys = 3 IPI rounds (per batch)',
           r1000 / 2 if r1000 is not None else None, 3, lambda a, b: a == b)
     return out
 
@@ -446,7 +446,7 @@ def svg_plot(rows, path, unit):
         out.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for n, v in pts:
             out.append(f'<circle cx="{X(n):.1f}" cy="{Y(v):.1f}" r="3" fill="{colour}"/>')
-        label = 'one by one' if mode == 'one_by_one' else 'one transaction'
+        label = 'one by one' if mode == 'one_by_one' else 'one batch'
         out.append(f'<rect x="{L + 10}" y="{ly - 9}" width="12" height="3" fill="{colour}"/>')
         out.append(f'<text x="{L + 28}" y="{ly - 4}">{label}</text>')
         ly += 16

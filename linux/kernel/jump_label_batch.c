@@ -83,7 +83,7 @@ struct jump_label_batch_call {
  * that may are this API's KUnit module and the markers benchmark.
  */
 #define STATIC_KEY_BATCH_EXPORT(sym)					\
-	EXPORT_SYMBOL_FOR_MODULES(sym, "jump_label_batch_mod_kunit,marker_bench")
+	EXPORT_SYMBOL_FOR_MODULES(sym, "jump_label_batch_mod_kunit,marker-bench")
 
 #define BATCH_HASH_BITS	10
 
@@ -323,7 +323,7 @@ bool jump_label_batch_collecting(void)
 
 /* Make room for one more site; false when out of memory. */
 static bool batch_grow(struct jump_label_batch_site **vec, unsigned int nr,
-		     unsigned int *max)
+		       unsigned int *max)
 {
 	struct jump_label_batch_site *sites;
 	unsigned int n;
@@ -358,7 +358,7 @@ static bool batch_grow(struct jump_label_batch_site **vec, unsigned int nr,
  * itself.
  */
 bool jump_label_batch_collect(struct jump_entry *entry,
-			    enum jump_label_type type)
+			      enum jump_label_type type)
 {
 	if (!batch_collect)
 		return false;
@@ -395,7 +395,7 @@ static void batch_collect_sites(void)
 #ifdef CONFIG_HAVE_STATIC_CALL_INLINE
 /* Record a static_call retarget of the batch being applied. */
 static void batch_call_defer(struct static_call_key *key, void *tramp,
-			   void *func)
+			     void *func)
 {
 	struct jump_label_batch_call *call;
 
@@ -633,7 +633,7 @@ static void batch_apply_calls_early(struct static_key_batch *batch)
 }
 
 static int batch_queue(struct static_key_batch *batch,
-		     enum static_key_batch_op_type type, void *key,
+		       enum static_key_batch_op_type type, void *key,
 		     void *tramp, void *func)
 {
 	struct jump_label_batch_chunk *chunk;
@@ -899,7 +899,7 @@ static void batch_transform_apply(void)
  * them (arm64, riscv, ...), and static_call pokes one by one.
  */
 void __weak arch_jump_label_batch_apply(struct jump_label_batch_site *sites,
-				      unsigned int nr)
+					unsigned int nr)
 {
 	unsigned int i;
 

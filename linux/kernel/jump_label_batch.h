@@ -14,7 +14,7 @@ struct static_call_key;
 
 /* kernel/jump_label_batch.c, for jump_label_update() */
 bool jump_label_batch_collect(struct jump_entry *entry,
-			    enum jump_label_type type);
+			      enum jump_label_type type);
 bool jump_label_batch_collecting(void);
 
 /* kernel/jump_label.c, for static_key_batch_apply() */

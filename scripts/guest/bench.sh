@@ -123,10 +123,11 @@ fi
 # write for all ("+p", then "-p"), as rows
 # dyndbg,<variant>[_pokes|_ipi_rounds|_batches|_key_batches],<sites>,<value>
 # of the static_keys/stats counters.  The console is quiet meanwhile: the
-# sites print into the log buffer only.
+# sites print into the log buffer only.  Sites enabled before end disabled
+# (none is, in the bench kernel).
 DD=/sys/kernel/debug/dynamic_debug/control
 dd_sites() {
-	grep -v ' class:' "$DD" | awk '!/^#/ { split($1, a, ":"); print a[1], a[2] }'
+	grep -v '" class' "$DD" | awk '!/^#/ { split($1, a, ":"); print a[1], a[2] }'
 }
 dyndbg() {
 	local variant=$1 n w=2 f l s0 s1 r0 r1 b0 b1 k0 k1 lvl

@@ -182,7 +182,7 @@ struct jump_label_batch_site {
  * The defaults patch one site at a time and count nothing.
  */
 void arch_jump_label_batch_apply(struct jump_label_batch_site *sites,
-			       unsigned int nr);
+				 unsigned int nr);
 unsigned int arch_jump_label_batch_max(void);
 unsigned long arch_jump_label_poke_batches(void);
 unsigned long arch_jump_label_ipi_rounds(void);

@@ -113,13 +113,13 @@ static noinline void run_keys(u8 *hit)
  * branch kinds in one key.
  */
 static BATCH_INLINE void sites_1(struct static_key_false *k, bool hot,
-			       unsigned int *n)
+				 unsigned int *n)
 {
 	*n += hot ? static_branch_likely(k) : static_branch_unlikely(k);
 }
 
 static BATCH_INLINE void sites_4(struct static_key_false *k, bool hot,
-			       unsigned int *n)
+				 unsigned int *n)
 {
 	sites_1(k, hot, n);
 	sites_1(k, hot, n);
@@ -128,7 +128,7 @@ static BATCH_INLINE void sites_4(struct static_key_false *k, bool hot,
 }
 
 static BATCH_INLINE void sites_16(struct static_key_false *k, bool hot,
-				unsigned int *n)
+				  unsigned int *n)
 {
 	sites_4(k, hot, n);
 	sites_4(k, hot, n);
@@ -137,7 +137,7 @@ static BATCH_INLINE void sites_16(struct static_key_false *k, bool hot,
 }
 
 static BATCH_INLINE void sites_64(struct static_key_false *k, bool hot,
-				unsigned int *n)
+				  unsigned int *n)
 {
 	sites_16(k, hot, n);
 	sites_16(k, hot, n);
@@ -146,7 +146,7 @@ static BATCH_INLINE void sites_64(struct static_key_false *k, bool hot,
 }
 
 static BATCH_INLINE void sites_256(struct static_key_false *k, bool hot,
-				 unsigned int *n)
+				   unsigned int *n)
 {
 	sites_64(k, hot, n);
 	sites_64(k, hot, n);
@@ -155,7 +155,7 @@ static BATCH_INLINE void sites_256(struct static_key_false *k, bool hot,
 }
 
 static BATCH_INLINE void sites_1024(struct static_key_false *k, bool hot,
-				  unsigned int *n)
+				    unsigned int *n)
 {
 	sites_256(k, hot, n);
 	sites_256(k, hot, n);
@@ -165,13 +165,13 @@ static BATCH_INLINE void sites_1024(struct static_key_false *k, bool hot,
 
 /* The same for a default-true key. */
 static BATCH_INLINE void tsites_1(struct static_key_true *k, bool hot,
-				unsigned int *n)
+				  unsigned int *n)
 {
 	*n += hot ? static_branch_likely(k) : static_branch_unlikely(k);
 }
 
 static BATCH_INLINE void tsites_4(struct static_key_true *k, bool hot,
-				unsigned int *n)
+				  unsigned int *n)
 {
 	tsites_1(k, hot, n);
 	tsites_1(k, hot, n);
@@ -180,7 +180,7 @@ static BATCH_INLINE void tsites_4(struct static_key_true *k, bool hot,
 }
 
 static BATCH_INLINE void tsites_16(struct static_key_true *k, bool hot,
-				 unsigned int *n)
+				   unsigned int *n)
 {
 	tsites_4(k, hot, n);
 	tsites_4(k, hot, n);
@@ -189,7 +189,7 @@ static BATCH_INLINE void tsites_16(struct static_key_true *k, bool hot,
 }
 
 static BATCH_INLINE void tsites_64(struct static_key_true *k, bool hot,
-				 unsigned int *n)
+				   unsigned int *n)
 {
 	tsites_16(k, hot, n);
 	tsites_16(k, hot, n);
@@ -288,7 +288,8 @@ static noinline unsigned int run_true300(void)
 #define MIX_SITES	4
 
 DEFINE_STATIC_KEY_FALSE(static_key_batch_kunit_shared);
-EXPORT_SYMBOL_GPL(static_key_batch_kunit_shared);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_kunit_shared,
+			  "jump_label_batch_mod_kunit");
 
 /**
  * static_key_batch_kunit_shared_run - run the vmlinux sites of the shared key
@@ -305,7 +306,8 @@ noinline unsigned int static_key_batch_kunit_shared_run(void)
 	sites_4(&static_key_batch_kunit_shared, false, &n);
 	return n;
 }
-EXPORT_SYMBOL_GPL(static_key_batch_kunit_shared_run);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_kunit_shared_run,
+			  "jump_label_batch_mod_kunit");
 
 static noinline unsigned int run_mix(void)
 {
@@ -379,7 +381,7 @@ KUNIT_ARRAY_PARAM(batch_sites, batch_sites_cases, batch_sites_desc);
 
 /* Flip @c's key to @on in one batch and check code and state. */
 static void batch_sites_flip(struct kunit *test, const struct batch_sites_case *c,
-			   bool on)
+			     bool on)
 {
 	DEFINE_STATIC_KEY_BATCH(batch);
 	struct batch_delta d;
@@ -438,7 +440,7 @@ static void batch_keys_desc(const struct batch_keys_case *c, char *desc)
 KUNIT_ARRAY_PARAM(batch_keys, batch_keys_cases, batch_keys_desc);
 
 static void batch_keys_check(struct kunit *test, u8 *hit, unsigned int nr,
-			   bool on)
+			     bool on)
 {
 	unsigned int i, bad_code = 0, bad_state = 0;
 
@@ -455,7 +457,7 @@ static void batch_keys_check(struct kunit *test, u8 *hit, unsigned int nr,
 
 /* Queue @nr keys of batch_keys[] to @on in @batch. */
 static int batch_keys_queue(struct static_key_batch *batch, unsigned int nr,
-			  bool on)
+			    bool on)
 {
 	unsigned int i;
 	int ret = 0;
@@ -470,7 +472,7 @@ static int batch_keys_queue(struct static_key_batch *batch, unsigned int nr,
 }
 
 static void batch_keys_flip(struct kunit *test, u8 *hit, unsigned int nr,
-			  bool on)
+			    bool on)
 {
 	DEFINE_STATIC_KEY_BATCH(batch);
 	struct batch_delta d;
@@ -824,7 +826,7 @@ KUNIT_ARRAY_PARAM(batch_calls, batch_calls_cases, batch_calls_desc);
 
 /* Move every static_call to @func and @nr keys to @on, in one batch. */
 static void batch_calls_flip(struct kunit *test, u8 *hit, unsigned int nr,
-			   int (*func)(int), int (*old)(int), bool on)
+			     int (*func)(int), int (*old)(int), bool on)
 {
 	unsigned int i, pokes = 2 * BATCH_NR_CALLS + nr;
 	DEFINE_STATIC_KEY_BATCH(batch);

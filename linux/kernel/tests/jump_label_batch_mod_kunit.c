@@ -91,7 +91,7 @@ static void mod_batch_desc(const struct mod_batch_case *c, char *desc)
 KUNIT_ARRAY_PARAM(mod_batch, mod_batch_cases, mod_batch_desc);
 
 static void mod_batch_check(struct kunit *test, const struct mod_batch_case *c,
-			  bool on)
+			    bool on)
 {
 	unsigned int i, bad_code = 0, bad_state = 0;
 	u8 hit[MOD_NR_KEYS];
@@ -115,7 +115,7 @@ static void mod_batch_check(struct kunit *test, const struct mod_batch_case *c,
 }
 
 static void mod_batch_flip(struct kunit *test, const struct mod_batch_case *c,
-			 bool on)
+			   bool on)
 {
 	unsigned int i, sites = c->nr_keys + (c->shared ? 2 * SHARED_SITES : 0);
 	DEFINE_STATIC_KEY_BATCH(batch);
@@ -143,9 +143,9 @@ static void mod_batch_flip(struct kunit *test, const struct mod_batch_case *c,
 
 	mod_batch_check(test, c, on);
 	BATCH_EXPECT_COUNT(test, b.own_batches - a.own_batches,
-			 DIV_ROUND_UP(sites, static_key_batch_max()));
+			   DIV_ROUND_UP(sites, static_key_batch_max()));
 	BATCH_EXPECT_COUNT(test, b.own_ipi_rounds - a.own_ipi_rounds,
-			 3 * DIV_ROUND_UP(sites, static_key_batch_max()));
+			   3 * DIV_ROUND_UP(sites, static_key_batch_max()));
 	batch_kunit_counts_done(test);
 }
 

@@ -299,7 +299,7 @@ struct tmk_hold {
 	bool removing_in_hit;	/* what the hold saw when it ended */
 	bool removed_in_hit;
 	struct completion done;	/* the hitting thread returned */
-	cpumask_var_t allowed;	/* the test thread's CPUs, restored */
+	unsigned int test_cpu;	/* where the test thread removes */
 };
 
 static void tmk_hold_probe(void *data, const struct marker *m,
@@ -338,46 +338,46 @@ static void tmk_hold_unregister(void *data)
 	marker_synchronize_unregister();
 }
 
-/* Register the holding probe; the test's end unregisters it. */
-static void tmk_hold_init(struct kunit *test, struct tmk_hold *h)
+/*
+ * A hold on marker @name, hit by @hit, with its probe registered; the
+ * test's end unregisters it.  It is allocated for the test, not on the
+ * test thread's stack: KUnit runs the test's end in another thread.
+ */
+static struct tmk_hold *tmk_hold_init(struct kunit *test, const char *name,
+				      void (*hit)(int v))
 {
+	struct tmk_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->name = name;
+	h->hit = hit;
 	init_completion(&h->done);
 	KUNIT_ASSERT_EQ(test, marker_probe_register(h->name, NULL,
 						    tmk_hold_probe, h), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							tmk_hold_unregister,
 							h), 0);
-}
-
-static void tmk_hold_unpin(void *data)
-{
-	struct tmk_hold *h = data;
-
-	set_cpus_allowed_ptr(current, h->allowed);
-	free_cpumask_var(h->allowed);
+	return h;
 }
 
 /*
  * Hit the marker from a thread bound to one CPU and move the test thread
  * to another, where it can remove while the hit is held (on 6.12 the
- * hold spins with preemption disabled).  Fails the test unless the hit
- * is held.
+ * hold spins with preemption disabled).  KUnit runs each test in a
+ * thread of its own, so the move ends with the test.  Fails the test
+ * unless the hit is held.
  */
 static void tmk_hold_start(struct kunit *test, struct tmk_hold *h)
 {
 	unsigned int hold_cpu = cpumask_first(cpu_online_mask);
-	unsigned int test_cpu = cpumask_next(hold_cpu, cpu_online_mask);
 	struct task_struct *t;
 	int i;
 
-	if (test_cpu >= nr_cpu_ids)
+	h->test_cpu = cpumask_next(hold_cpu, cpu_online_mask);
+	if (h->test_cpu >= nr_cpu_ids)
 		kunit_skip(test, "needs a second CPU to remove on");
-	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&h->allowed, GFP_KERNEL));
-	cpumask_copy(h->allowed, current->cpus_ptr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tmk_hold_unpin,
-							h), 0);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current,
-						   cpumask_of(test_cpu)), 0);
+						   cpumask_of(h->test_cpu)), 0);
 
 	t = kthread_create(tmk_hold_thread, h, "tmk_hold");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
@@ -413,10 +413,9 @@ static void tmk_instance_destroy(void *data)
 /* rmdir of an instance while a hit of its enabled marker event runs */
 static void tm_instance_remove_in_flight_test(struct kunit *test)
 {
-	struct tmk_hold h = { .name = TMK_HOLD_EVENT, .hit = tmk_hit_hold };
+	struct tmk_hold *h = tmk_hold_init(test, TMK_HOLD_EVENT, tmk_hit_hold);
 	struct trace_array *tr;
 
-	tmk_hold_init(test, &h);
 	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
 	trace_array_put(tr);
@@ -427,12 +426,12 @@ static void tm_instance_remove_in_flight_test(struct kunit *test)
 							TMK_HOLD_EVENT, true),
 			0);
 
-	tmk_hold_start(test, &h);
-	atomic_set(&h.removing, 1);
+	tmk_hold_start(test, h);
+	atomic_set(&h->removing, 1);
 	kunit_remove_action(test, tmk_instance_destroy, tr);
 	KUNIT_EXPECT_EQ(test, trace_array_destroy(tr), 0);
-	atomic_set(&h.removed, 1);
-	tmk_hold_end(test, &h, "trace_array_destroy()");
+	atomic_set(&h->removed, 1);
+	tmk_hold_end(test, h, "trace_array_destroy()");
 }
 
 /* A "module" whose marker event is removed when its only site goes. */
@@ -467,76 +466,97 @@ static struct tm_event *tmk_gone_add(struct kunit *test)
 	return ev;
 }
 
+struct tmk_gone {
+	struct tmk_hold *h;
+	struct completion done;
+};
+
+/* The removal: the "module" goes, and its event with it. */
 static int tmk_gone_thread(void *data)
 {
-	struct completion *done = data;
+	struct tmk_gone *g = data;
 
+	atomic_set(&g->h->removing, 1);
 	tmk_gone_remove(NULL);
-	complete(done);
+	complete(&g->done);
 	return 0;
 }
 
-/* Whether event @name is gone, if event_mutex is free to tell. */
-static bool tmk_event_seen_gone(const char *name)
+enum tmk_seen { TMK_SEEN_LISTED, TMK_SEEN_BUSY, TMK_SEEN_GONE };
+
+/* What the event list says of event @name, or that it is being changed. */
+static enum tmk_seen tmk_event_seen(const char *name)
 {
+	enum tmk_seen seen = TMK_SEEN_GONE;
 	struct tm_event *ev;
-	bool gone = true;
 
 	if (!mutex_trylock(&event_mutex))
-		return false;
+		return TMK_SEEN_BUSY;
 	list_for_each_entry(ev, &tm_events, list)
 		if (!strcmp(trace_event_name(&ev->call), name))
-			gone = false;
+			seen = TMK_SEEN_LISTED;
 	mutex_unlock(&event_mutex);
-	return gone;
+	return seen;
 }
 
 /*
  * The event is disabled, which unregisters its probe without waiting,
  * and then removed as its marker loses its last site: the removal must
  * not free the event's files, or drop the event, while a hit that read
- * the probe array before the disable still runs.  Another thread
- * removes; this one watches the event list.
+ * the probe array before the disable still runs.  Another thread on the
+ * test's CPU removes; this one watches the event list, and must see the
+ * removal under way (event_mutex held) or done during the hold.
  */
 static void tm_event_remove_in_flight_test(struct kunit *test)
 {
-	struct tmk_hold h = { .name = tmk_gone_site.name, .hit = tmk_hit_gone };
-	DECLARE_COMPLETION_ONSTACK(removed);
+	struct tmk_gone g;
+	struct tmk_hold *h;
 	struct trace_array *tr;
 	struct task_struct *t;
+	bool busy = false;
+	enum tmk_seen seen;
 	int i;
 
 	tmk_gone_add(test);
-	tmk_hold_init(test, &h);
+	h = tmk_hold_init(test, tmk_gone_site.name, tmk_hit_gone);
 	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
 	trace_array_put(tr);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							tmk_instance_destroy,
 							tr), 0);
-	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h.name,
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h->name,
 							true), 0);
 
-	tmk_hold_start(test, &h);
-	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h.name,
+	tmk_hold_start(test, h);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h->name,
 							false), 0);
 	kunit_remove_action(test, tmk_gone_remove, NULL);
-	atomic_set(&h.removing, 1);
-	t = kthread_run(tmk_gone_thread, &removed, "tmk_gone");
+	g.h = h;
+	init_completion(&g.done);
+	t = kthread_create(tmk_gone_thread, &g, "tmk_gone");
 	if (IS_ERR(t)) {
+		atomic_set(&h->removed, 1);
+		wait_for_completion(&h->done);
 		tmk_gone_remove(NULL);
-		complete(&removed);
+		KUNIT_FAIL_AND_ABORT(test, "no removing thread");
 	}
-	for (i = 0; i < TMK_HOLD_MS / 20 && !completion_done(&h.done); i++) {
-		if (tmk_event_seen_gone(h.name)) {
-			atomic_set(&h.removed, 1);
+	kthread_bind(t, h->test_cpu);
+	wake_up_process(t);
+	for (i = 0; i < TMK_HOLD_MS / 20 && !completion_done(&h->done); i++) {
+		seen = tmk_event_seen(h->name);
+		busy |= seen == TMK_SEEN_BUSY;
+		if (seen == TMK_SEEN_GONE) {
+			atomic_set(&h->removed, 1);
 			break;
 		}
 		msleep(20);
 	}
-	tmk_hold_end(test, &h, "the event's removal");
-	wait_for_completion(&removed);
-	KUNIT_EXPECT_NULL(test, tmk_find_event(h.name));
+	tmk_hold_end(test, h, "the event's removal");
+	KUNIT_EXPECT_TRUE_MSG(test, busy || h->removed_in_hit,
+			      "the removal did not run while the hit was held");
+	wait_for_completion(&g.done);
+	KUNIT_EXPECT_NULL(test, tmk_find_event(h->name));
 }
 
 /*

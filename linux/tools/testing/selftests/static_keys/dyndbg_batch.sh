@@ -10,7 +10,7 @@
 # control write carrying several queries, and a write of a class
 # parameter that changes several classes, must each apply exactly one
 # static key batch (applied_batches of <debugfs>/static_keys/stats) that
-# patches one jump site per pr_debug() whose printing changed.  After
+# patches the jump sites of every pr_debug() whose printing changed.  After
 # writers race on the same sites, a site prints when do_prints runs
 # exactly when the control file shows it enabled ("=p").
 
@@ -39,8 +39,9 @@ printing() {
 	sites | grep -c ' =p[^ ]* '
 }
 
-# one_batch WHAT CMD...: CMD applies one static key batch patching as
-# many sites as the number of printing sites changed
+# one_batch WHAT CMD...: CMD applies one static key batch patching at
+# least one jump site per pr_debug() whose printing changed (a site the
+# compiler copied, by inlining its function, has several)
 one_batch() {
 	local what=$1 b0 s0 p0 b1 s1 p1 changed
 
@@ -56,7 +57,7 @@ one_batch() {
 	echo "# $what: printing sites $p0 -> $p1, batches +$((b1 - b0)), sites +$((s1 - s0))"
 	[ "$changed" -gt 1 ] ||
 		{ echo "# $what changed $changed sites, want several"; return 1; }
-	[ $((b1 - b0)) = 1 ] && [ $((s1 - s0)) = "$changed" ]
+	[ $((b1 - b0)) = 1 ] && [ $((s1 - s0)) -ge "$changed" ]
 }
 
 ctl() {
@@ -120,10 +121,15 @@ test_race() {
 	return $ret
 }
 
+skip_all() {
+	ktap_skip_all "$1"
+	exit "$KSFT_SKIP"
+}
+
 ktap_print_header
-[ -w $CONTROL ] || ktap_skip_all "no $CONTROL (CONFIG_DYNAMIC_DEBUG=n?)"
-[ -r $STATS ] || ktap_skip_all "no $STATS (static key batches not built?)"
-modprobe $MOD 2>/dev/null || ktap_skip_all "no $MOD module (CONFIG_TEST_DYNAMIC_DEBUG=n?)"
+[ -w $CONTROL ] || skip_all "no $CONTROL (CONFIG_DYNAMIC_DEBUG=n?)"
+[ -r $STATS ] || skip_all "no $STATS (static key batches not built?)"
+modprobe $MOD 2>/dev/null || skip_all "no $MOD module (CONFIG_TEST_DYNAMIC_DEBUG=n?)"
 trap 'ctl "module $MOD -p"; echo 0 > $PARAMS/p_disjoint_bits;
       echo 0 > $PARAMS/p_level_num; rmmod $MOD' EXIT
 
