@@ -698,7 +698,7 @@ static void batch_cost_test(struct kunit *test)
 	const struct batch_keys_case *c = test->param_value;
 	u8 *hit = kunit_kzalloc(test, BATCH_NR_KEYS, GFP_KERNEL);
 	DEFINE_STATIC_KEY_BATCH(batch);
-	struct batch_delta one, batch;
+	struct batch_delta one, once;
 	u64 t0, t_one, t_batch;
 	unsigned int i;
 
@@ -712,18 +712,18 @@ static void batch_cost_test(struct kunit *test)
 	batch_delta_end(&one);
 	batch_keys_check(test, hit, c->nr, true);
 
-	batch_delta_start(&batch);
+	batch_delta_start(&once);
 	t0 = ktime_get_ns();
 	KUNIT_ASSERT_EQ(test, batch_keys_queue(&batch, c->nr, false), 0);
 	KUNIT_ASSERT_EQ(test, static_key_batch_apply(&batch), 0);
 	t_batch = ktime_get_ns() - t0;
-	batch_delta_end(&batch);
+	batch_delta_end(&once);
 	batch_keys_check(test, hit, c->nr, false);
 
 	BATCH_EXPECT_COUNT(test, one.all_ipi_rounds, 3UL * c->nr);
-	BATCH_EXPECT_COUNT(test, batch.ipi_rounds, 3 * nr_poke_batches(c->nr));
+	BATCH_EXPECT_COUNT(test, once.ipi_rounds, 3 * nr_poke_batches(c->nr));
 	kunit_info(test, "keys=%u one-by-one: ipi_rounds=%lu ns=%llu; batch: ipi_rounds=%lu ns=%llu\n",
-		   c->nr, one.all_ipi_rounds, t_one, batch.ipi_rounds, t_batch);
+		   c->nr, one.all_ipi_rounds, t_one, once.ipi_rounds, t_batch);
 	batch_kunit_counts_done(test);
 }
 

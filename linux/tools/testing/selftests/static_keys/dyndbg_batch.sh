@@ -60,8 +60,9 @@ one_batch() {
 	[ $((b1 - b0)) = 1 ] && [ $((s1 - s0)) -ge "$changed" ]
 }
 
+# ctl QUERIES: one write(2) of QUERIES (bash's echo writes line by line)
 ctl() {
-	echo "$1" > $CONTROL
+	printf '%s\n' "$1" | dd of=$CONTROL bs=4096 iflag=fullblock conv=notrunc status=none
 }
 
 test_queries() {
