@@ -38,6 +38,8 @@
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -82,8 +84,7 @@ struct jump_label_batch_call {
  * tracing core.  Modules may not queue key changes; the only ones
  * that may are this API's KUnit module and the markers benchmark.
  */
-#define STATIC_KEY_BATCH_EXPORT(sym)					\
-	EXPORT_SYMBOL_FOR_MODULES(sym, "jump_label_batch_mod_kunit,marker-bench")
+#define STATIC_KEY_BATCH_MODULES	"jump_label_batch_mod_kunit,marker-bench"
 
 #define BATCH_HASH_BITS	10
 
@@ -632,6 +633,31 @@ static void batch_apply_calls_early(struct static_key_batch *batch)
 	}
 }
 
+/*
+ * A change queued for a key or static_call of a module holds that module
+ * until the batch is applied or discarded: the module cannot be unloaded,
+ * and its keys freed, under the batch.  A module going away refuses new
+ * changes (-ENOENT); its own teardown switches its keys at once.
+ */
+static int batch_hold_module(void *key)
+{
+	struct module *mod;
+
+	/* 6.12's __module_address() wants preemption off, not just RCU. */
+	guard(preempt)();
+	mod = __module_address((unsigned long)key);
+	return !mod || try_module_get(mod) ? 0 : -ENOENT;
+}
+
+static void batch_release_module(void *key)
+{
+	struct module *mod;
+
+	scoped_guard(preempt)
+		mod = __module_address((unsigned long)key);
+	module_put(mod);
+}
+
 static int batch_queue(struct static_key_batch *batch,
 		       enum static_key_batch_op_type type, void *key,
 		     void *tramp, void *func)
@@ -642,6 +668,8 @@ static int batch_queue(struct static_key_batch *batch,
 	if (!key)
 		return -EINVAL;
 	might_sleep();
+	if (batch_hold_module(key))
+		return -ENOENT;
 
 	if (batch->nr < STATIC_KEY_BATCH_INLINE) {
 		op = &batch->ops[batch->nr++];
@@ -653,8 +681,10 @@ static int batch_queue(struct static_key_batch *batch,
 						list);
 		if (!chunk || chunk->nr == BATCH_CHUNK_OPS) {
 			chunk = kmalloc(PAGE_SIZE, GFP_KERNEL);
-			if (!chunk)
+			if (!chunk) {
+				batch_release_module(key);
 				return -ENOMEM;
+			}
 			chunk->nr = 0;
 			list_add_tail(&chunk->list, &batch->chunks);
 		}
@@ -679,15 +709,19 @@ static int batch_queue(struct static_key_batch *batch,
  * is made by static_key_batch_apply().
  *
  * Context: Process context, may sleep; no lock is taken.
- * Return: 0, -EINVAL without @key, -ENOMEM if the change could not be
- * queued (the batch keeps the changes queued before).
+ * A key of a module holds the module until the batch is applied or
+ * discarded.
+ *
+ * Return: 0, -EINVAL without @key, -ENOENT if @key's module is going
+ * away, -ENOMEM if the change could not be queued (the batch keeps the
+ * changes queued before).
  */
 int static_key_batch_inc(struct static_key_batch *batch,
 			 struct static_key *key)
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_INC, key, NULL, NULL);
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_inc);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_inc, STATIC_KEY_BATCH_MODULES);
 
 /**
  * static_key_batch_dec - queue static_key_slow_dec() of @key in @batch
@@ -702,7 +736,7 @@ int static_key_batch_dec(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_DEC, key, NULL, NULL);
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_dec);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_dec, STATIC_KEY_BATCH_MODULES);
 
 /**
  * static_key_batch_enable - queue static_key_enable() of @key in @batch
@@ -717,7 +751,7 @@ int static_key_batch_enable(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_ENABLE, key, NULL, NULL);
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_enable);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_enable, STATIC_KEY_BATCH_MODULES);
 
 /**
  * static_key_batch_disable - queue static_key_disable() of @key in @batch
@@ -732,7 +766,7 @@ int static_key_batch_disable(struct static_key_batch *batch,
 {
 	return batch_queue(batch, STATIC_KEY_BATCH_DISABLE, key, NULL, NULL);
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_disable);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_disable, STATIC_KEY_BATCH_MODULES);
 
 /**
  * __static_call_batch_update - queue a static_call retarget in @batch
@@ -762,7 +796,8 @@ int __static_call_batch_update(struct static_key_batch *batch,
  * static_key_batch_discard - drop the changes queued in @batch
  * @batch: the batch
  *
- * Frees what the batch allocated; it can be used again.
+ * Frees what the batch allocated and drops the modules it held; it can
+ * be used again.
  *
  * Context: Process context.
  */
@@ -770,8 +805,13 @@ void static_key_batch_discard(struct static_key_batch *batch)
 {
 	struct jump_label_batch_chunk *chunk, *tmp;
 	unsigned long nr = batch->nr;
+	unsigned int i;
 
+	for (i = 0; i < batch->nr; i++)
+		batch_release_module(batch->ops[i].key);
 	list_for_each_entry_safe(chunk, tmp, &batch->chunks, list) {
+		for (i = 0; i < chunk->nr; i++)
+			batch_release_module(chunk->ops[i].key);
 		nr += chunk->nr;
 		list_del(&chunk->list);
 		kfree(chunk);
@@ -780,7 +820,7 @@ void static_key_batch_discard(struct static_key_batch *batch)
 	batch->nr = 0;
 	batch->refused = 0;
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_discard);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_discard, STATIC_KEY_BATCH_MODULES);
 
 /**
  * static_key_batch_apply - make the changes queued in @batch
@@ -832,7 +872,7 @@ int static_key_batch_apply(struct static_key_batch *batch)
 	atomic_long_add(refused, &batch_stat_refused);
 	return -EINVAL;
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_apply);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_apply, STATIC_KEY_BATCH_MODULES);
 
 /**
  * static_key_batch_max - sites patched per text_poke batch
@@ -845,7 +885,7 @@ unsigned int static_key_batch_max(void)
 {
 	return max(arch_jump_label_batch_max(), 1U);
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_max);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_max, STATIC_KEY_BATCH_MODULES);
 
 /**
  * static_key_batch_get_stats - read the patching counters
@@ -865,7 +905,7 @@ void static_key_batch_get_stats(struct static_key_batch_stats *stats)
 	stats->refused = atomic_long_read(&batch_stat_refused);
 	stats->queued = atomic_long_read(&batch_stat_queued);
 }
-STATIC_KEY_BATCH_EXPORT(static_key_batch_get_stats);
+EXPORT_SYMBOL_FOR_MODULES(static_key_batch_get_stats, STATIC_KEY_BATCH_MODULES);
 
 #ifdef HAVE_JUMP_LABEL_BATCH
 /* As __jump_label_update() does where the architecture batches. */
