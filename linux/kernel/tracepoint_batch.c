@@ -34,11 +34,34 @@
  */
 
 /*
+ * A tracepoint of a module in a batch holds that module until the batch
+ * is applied, so that the module cannot be unloaded, and the tracepoint
+ * freed, under the batch.  False if the module is going away.
+ */
+static bool tracepoint_batch_hold(struct tracepoint *tp)
+{
+	struct module *mod;
+
+	guard(preempt)();
+	mod = __module_address((unsigned long)tp);
+	return !mod || try_module_get(mod);
+}
+
+static void tracepoint_batch_release(struct tracepoint *tp)
+{
+	struct module *mod;
+
+	scoped_guard(preempt)
+		mod = __module_address((unsigned long)tp);
+	module_put(mod);
+}
+
+/*
  * Called under tracepoints_mutex by a registration that moves @tp to a
  * state the apply of @batch is to complete.  @adds: the registration is
  * about to publish an array with probes.  Returns false, and the caller
- * completes the change at once, without a batch or if @batch cannot
- * grow.
+ * completes the change at once, without a batch, if @batch cannot grow
+ * or if @tp's module is going away.
  */
 static bool tracepoint_batch_defer(struct tracepoint_batch *batch,
 				   struct tracepoint *tp, bool adds)
@@ -57,6 +80,8 @@ static bool tracepoint_batch_defer(struct tracepoint_batch *batch,
 		batch->tps = tps;
 		batch->size = size;
 	}
+	if (!tracepoint_batch_hold(tp))
+		return false;
 	if (adds && tp->static_call_key && tracepoint_live_call(tp) != tp->iterator)
 		tracepoint_update_call(tp, NULL);
 	batch->tps[batch->nr++] = tp;
@@ -228,7 +253,8 @@ static int tracepoint_batch_queue(struct static_key_batch *keys,
  * caller holds what keeps its own changes valid), or a batch of its own.
  * Before a static call reaches a probe again, it waits once, if needed,
  * for the sites still running with an older probe array.  Applying an
- * empty batch patches only @keys.
+ * empty batch patches only @keys.  The batch held the modules of its
+ * tracepoints until now.
  *
  * Context: Process context; takes tracepoints_mutex, cpus_read_lock() and
  * jump_label_mutex, may sleep.
@@ -268,6 +294,8 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
 		err = err ?: ret;
 	}
 	ret = static_key_batch_apply(keys);
+	for (i = 0; i < batch->nr; i++)
+		tracepoint_batch_release(batch->tps[i]);
 	kvfree(batch->tps);
 	*batch = (struct tracepoint_batch){ };
 	return err ?: ret;
