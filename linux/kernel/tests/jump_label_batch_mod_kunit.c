@@ -10,10 +10,8 @@
 #include <kunit/test.h>
 #include <linux/jump_label_batch.h>
 #include <linux/kernel.h>
-#include <linux/kmod.h>
 #include <linux/math.h>
 #include <linux/module.h>
-#include <linux/preempt.h>
 #include <linux/string.h>
 
 #include "jump_label_batch_kunit.h"
@@ -160,45 +158,31 @@ static void mod_batch_test(struct kunit *test)
 	mod_batch_flip(test, c, false);
 }
 
-/* A key of lib/test_static_key_base.c, a module of its own. */
-extern struct static_key_true base_true_key;
-
 /*
- * A change queued for a key of another module holds that module until
- * the batch is applied or discarded: while queued, the module's
- * reference count is up one per change, so its unload fails with
- * EWOULDBLOCK instead of freeing the key under the batch.
+ * A change queued for a key of a module holds that module until the
+ * batch is applied or discarded: while queued, the module's reference
+ * count is up one per change, so that its unload fails with EWOULDBLOCK
+ * instead of freeing the key under the batch.  The keys here are this
+ * module's.
  */
 static void mod_batch_holds_module_test(struct kunit *test)
 {
+	struct static_key_false *key = &mod_keys[MOD_NR_KEYS - 1];
 	DEFINE_STATIC_KEY_BATCH(batch);
-	struct static_key_true *key;
-	struct module *mod;
-	int refs;
+	int refs = module_refcount(THIS_MODULE);
 
-	if (request_module("test_static_key_base"))
-		kunit_skip(test, "no test_static_key_base (CONFIG_TEST_STATIC_KEYS=m)");
-	key = symbol_get(base_true_key);
-	if (!key)
-		kunit_skip(test, "test_static_key_base left before its key was found");
-	scoped_guard(preempt)
-		mod = __module_address((unsigned long)key);
-	KUNIT_ASSERT_NOT_NULL(test, mod);
-	refs = module_refcount(mod);
-
-	KUNIT_EXPECT_EQ(test, static_branch_batch_disable(&batch, key), 0);
-	KUNIT_EXPECT_EQ(test, module_refcount(mod), refs + 1);
-	static_key_batch_discard(&batch);
-	KUNIT_EXPECT_EQ(test, module_refcount(mod), refs);
-	KUNIT_EXPECT_TRUE(test, static_key_enabled(key));
-
-	KUNIT_EXPECT_EQ(test, static_branch_batch_disable(&batch, key), 0);
 	KUNIT_EXPECT_EQ(test, static_branch_batch_enable(&batch, key), 0);
-	KUNIT_EXPECT_EQ(test, module_refcount(mod), refs + 2);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
+	static_key_batch_discard(&batch);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(key));
+
+	KUNIT_EXPECT_EQ(test, static_branch_batch_enable(&batch, key), 0);
+	KUNIT_EXPECT_EQ(test, static_branch_batch_disable(&batch, key), 0);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 2);
 	KUNIT_EXPECT_EQ(test, static_key_batch_apply(&batch), 0);
-	KUNIT_EXPECT_EQ(test, module_refcount(mod), refs);
-	KUNIT_EXPECT_TRUE(test, static_key_enabled(key));
-	symbol_put(base_true_key);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(key));
 }
 
 static struct kunit_case mod_batch_test_cases[] = {
