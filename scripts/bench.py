@@ -394,7 +394,7 @@ def claims(rows):
               abs(100 * (m - u) / u) if m is not None and u else None, 1,
               lambda a, b: a < b)
     # The flip rows count two batches: enable all, then disable all.
-    r1000 = val(rows, 'guest', 'flip', 'own_ipi_rounds', 1000)
+    r1000 = val(rows, 'guest', 'flip', 'batch_ipi_rounds', 1000)
     claim('batch of 1000 keys = 3 IPI rounds (per batch)',
           r1000 / 2 if r1000 is not None else None, 3, lambda a, b: a == b)
     return out
