@@ -1155,17 +1155,21 @@ static struct tm_snap *tm_snap_find(struct list_head *snap, const char *name)
 	return NULL;
 }
 
+/* Whether @ev's marker @s (NULL: no sites left) still has @ev's format. */
+static bool tm_snap_keeps(const struct tm_snap *s, const struct tm_event *ev)
+{
+	return s && !strcmp(s->format, ev->format);
+}
+
 /* Whether tm_sync() would try to remove an event; under event_mutex. */
 static bool tm_sync_removes(struct list_head *snap)
 {
 	struct tm_event *ev;
-	struct tm_snap *s;
 
-	list_for_each_entry(ev, &tm_events, list) {
-		s = tm_snap_find(snap, trace_event_name(&ev->call));
-		if (!s || strcmp(s->format, ev->format))
+	list_for_each_entry(ev, &tm_events, list)
+		if (!tm_snap_keeps(tm_snap_find(snap, trace_event_name(&ev->call)),
+				   ev))
 			return true;
-	}
 	return false;
 }
 
@@ -1200,7 +1204,7 @@ static void tm_sync(void)
 		marker_synchronize_unregister();
 	list_for_each_entry_safe(ev, tmp, &tm_events, list) {
 		s = tm_snap_find(&snap, trace_event_name(&ev->call));
-		if (s && !strcmp(s->format, ev->format)) {
+		if (tm_snap_keeps(s, ev)) {
 			s->seen = true;
 			ev->gone = false;
 			continue;

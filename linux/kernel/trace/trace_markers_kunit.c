@@ -33,15 +33,22 @@ struct tmk_want {
 	u64 bits;	/* the value, as the tools widen it to 64 bits */
 };
 
-static struct tm_event *tmk_find_event(const char *name)
+/* The event of marker @name, or NULL; under event_mutex. */
+static struct tm_event *__tmk_find_event(const char *name)
 {
 	struct tm_event *ev;
 
-	guard(mutex)(&event_mutex);
+	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(ev, &tm_events, list)
 		if (!strcmp(trace_event_name(&ev->call), name))
 			return ev;
 	return NULL;
+}
+
+static struct tm_event *tmk_find_event(const char *name)
+{
+	guard(mutex)(&event_mutex);
+	return __tmk_find_event(name);
 }
 
 /* Decode field @w->name of @rec by what the event declares about it. */
@@ -410,10 +417,13 @@ static void tmk_instance_destroy(void *data)
 	trace_array_destroy(data);
 }
 
-/* rmdir of an instance while a hit of its enabled marker event runs */
-static void tm_instance_remove_in_flight_test(struct kunit *test)
+/*
+ * An instance with marker event @name enabled in it; the test's end
+ * removes the instance unless the test does.
+ */
+static struct trace_array *tmk_instance_enable(struct kunit *test,
+					       const char *name)
 {
-	struct tmk_hold *h = tmk_hold_init(test, TMK_HOLD_EVENT, tmk_hit_hold);
 	struct trace_array *tr;
 
 	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
@@ -422,9 +432,16 @@ static void tm_instance_remove_in_flight_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							tmk_instance_destroy,
 							tr), 0);
-	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM,
-							TMK_HOLD_EVENT, true),
-			0);
+	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, name,
+							true), 0);
+	return tr;
+}
+
+/* rmdir of an instance while a hit of its enabled marker event runs */
+static void tm_instance_remove_in_flight_test(struct kunit *test)
+{
+	struct tmk_hold *h = tmk_hold_init(test, TMK_HOLD_EVENT, tmk_hit_hold);
+	struct trace_array *tr = tmk_instance_enable(test, TMK_HOLD_EVENT);
 
 	tmk_hold_start(test, h);
 	atomic_set(&h->removing, 1);
@@ -487,14 +504,11 @@ enum tmk_seen { TMK_SEEN_LISTED, TMK_SEEN_BUSY, TMK_SEEN_GONE };
 /* What the event list says of event @name, or that it is being changed. */
 static enum tmk_seen tmk_event_seen(const char *name)
 {
-	enum tmk_seen seen = TMK_SEEN_GONE;
-	struct tm_event *ev;
+	enum tmk_seen seen;
 
 	if (!mutex_trylock(&event_mutex))
 		return TMK_SEEN_BUSY;
-	list_for_each_entry(ev, &tm_events, list)
-		if (!strcmp(trace_event_name(&ev->call), name))
-			seen = TMK_SEEN_LISTED;
+	seen = __tmk_find_event(name) ? TMK_SEEN_LISTED : TMK_SEEN_GONE;
 	mutex_unlock(&event_mutex);
 	return seen;
 }
@@ -519,14 +533,7 @@ static void tm_event_remove_in_flight_test(struct kunit *test)
 
 	tmk_gone_add(test);
 	h = tmk_hold_init(test, tmk_gone_site.name, tmk_hit_gone);
-	tr = trace_array_get_by_name(TMK_HOLD_INSTANCE, TM_SYSTEM);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tr);
-	trace_array_put(tr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							tmk_instance_destroy,
-							tr), 0);
-	KUNIT_ASSERT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h->name,
-							true), 0);
+	tr = tmk_instance_enable(test, h->name);
 
 	tmk_hold_start(test, h);
 	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, TM_SYSTEM, h->name,
