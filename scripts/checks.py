@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import textwrap
 import time
 
 import bases
@@ -66,61 +67,188 @@ def base_repo(c):
     return repo
 
 
-def export_series(c):
-    commits = c.load_series()
+def export_series(c, strict=False):
+    """Replay the series as git commits on the base and write each of its
+    series with `git format-patch --cover-letter` to <B>/series-out/<n>/;
+    returns <B>/series-out.  strict (make series): a cover letter figure
+    that make bench has not measured is an error; otherwise it reads
+    "(not measured)" and the checks say so."""
+    commits = series_mod.parse(c.BASE.series, c.ROOT, c.BASE.patch_dirs)
+    c.load_series()         # refuses an incomplete series file
     repo = base_repo(c)
     _git(c, repo, 'checkout', '-q', '-f', '-B', 'series', 'base')
     _git(c, repo, 'clean', '-q', '-fdx')
     name, mail = identity(c)
     ident = ['-c', f'user.name={name}', '-c', f'user.email={mail}']
     who = f'{name} <{mail}>'
-    for n, cm in enumerate(commits, 1):
-        for f in cm.files:
-            dst = os.path.join(repo, f)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            c.replace_file(None, dst, series_mod.fill_exporter(
-                read(os.path.join(c.ROOT, 'linux', f)), who))
-        for p in cm.patches:
-            # patch(1), as the build applies them: a patch shared by two
-            # bases applies to the older one with offsets or fuzz, and
-            # format-patch writes it with that base's context.
-            r = subprocess.run(['patch', '-p1', '--no-backup-if-mismatch', '-r', '-',
-                                '-d', repo], text=True,
-                               input=series_mod.fill_exporter(
-                                   read(bases.patch_path(c.BASE, p)), who),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               check=False)
-            if r.returncode:
-                raise c.HarnessError(f'patch {n} "{cm.subject}": patches/{p} does not '
-                                     f'apply:\n{r.stdout}')
-            _git(c, repo, 'add', '-A', '-f', *c.patch_files(bases.patch_path(c.BASE, p)))
-        if cm.files:
-            _git(c, repo, 'add', '-f', *cm.files)
-        msg = cm.subject + '\n\n' + cm.body
-        _git(c, repo, *ident, 'commit', '-q', '-s', '-m', msg)
     out = os.path.join(c.B, 'series-out')
     shutil.rmtree(out, ignore_errors=True)
-    if not commits:
-        os.makedirs(out)
-        return out
-    cover = _cover(c)
-    _git(c, repo, 'format-patch', '-q', '--cover-letter', '-o', out, 'base..series')
-    cl = sorted(f for f in os.listdir(out) if f.startswith('0000-'))
-    if cl and cover:
-        path = os.path.join(out, cl[0])
-        text = read(path)
-        text = text.replace('*** SUBJECT HERE ***', cover[0])
-        text = text.replace('*** BLURB HERE ***', cover[1].rstrip())
-        with open(path, 'w', encoding='utf-8') as f:
-            f.write(text)
+    os.makedirs(out)
+    start = 'base'
+    for k, (cover, cms) in enumerate(series_mod.parts(commits), 1):
+        for cm in cms:
+            _commit(c, repo, cm, ident, who)
+        if not cms:
+            continue
+        d = os.path.join(out, str(k))
+        _git(c, repo, 'format-patch', '-q', '--cover-letter', '--subject-prefix=PATCH v3',
+             '-o', d, f'{start}..series')
+        if cover:
+            _fill_cover(c, repo, d, cover, strict)
+        start = _git_out(repo, 'rev-parse', 'series')
     return out
 
 
-def _cover(c):
-    for cm in series_mod.parse(c.BASE.series, c.ROOT, c.BASE.patch_dirs):
-        if cm.cover:
-            return cm.subject, cm.body
+def _commit(c, repo, cm, ident, who):
+    for f in cm.files:
+        dst = os.path.join(repo, f)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        c.replace_file(None, dst, series_mod.fill_exporter(
+            read(os.path.join(c.ROOT, 'linux', f)), who))
+    for p in cm.patches:
+        # patch(1), as the build applies them: a patch shared by two
+        # bases applies to the older one with offsets or fuzz, and
+        # format-patch writes it with that base's context.
+        r = subprocess.run(['patch', '-p1', '--no-backup-if-mismatch', '-r', '-',
+                            '-d', repo], text=True,
+                           input=series_mod.fill_exporter(
+                               read(bases.patch_path(c.BASE, p)), who),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           check=False)
+        if r.returncode:
+            raise c.HarnessError(f'"{cm.subject}": patches/{p} does not '
+                                 f'apply:\n{r.stdout}')
+        _git(c, repo, 'add', '-A', '-f', *c.patch_files(bases.patch_path(c.BASE, p)))
+    if cm.files:
+        _git(c, repo, 'add', '-f', *cm.files)
+    _git(c, repo, *ident, 'commit', '-q', '-s', '-m', cm.subject + '\n\n' + cm.body)
+
+
+def _fill_cover(c, repo, d, cover, strict):
+    """The cover letter's subject and text from the series file, and a Cc:
+    line for each address get_maintainer.pl gives for the series'
+    patches (the MAINTAINERS of the tree the series ends with)."""
+    path = os.path.join(d, sorted(f for f in os.listdir(d) if f.startswith('0000-'))[0])
+    patches = sorted(os.path.join(d, f) for f in os.listdir(d)
+                     if re.match(r'^\d{4}-', f) and not f.startswith('0000-'))
+    r = subprocess.run([os.path.join(repo, 'scripts/get_maintainer.pl'), '--no-rolestats',
+                        '--no-git', '--no-git-fallback'] + patches, cwd=repo, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    if r.returncode:
+        raise c.HarnessError(f'get_maintainer.pl failed: {r.stderr[:300]}')
+    who = '%s <%s>' % identity(c)
+    cc = [l.strip() for l in r.stdout.split('\n') if l.strip() and l.strip() != who]
+    text = read(path)
+    text = text.replace('*** SUBJECT HERE ***', cover.subject)
+    text = text.replace('*** BLURB HERE ***', fill_figures(c, cover.body, strict).rstrip())
+    head, sep, rest = text.partition('\n\n')
+    head += ''.join(f'\nCc: {a}' for a in cc)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(head + sep + rest)
+
+
+def bench_results(c):
+    """The rows and meta of the latest make bench of this base, or None."""
+    import json
+    # This base's, else the default base's (a backport's cover letter
+    # quotes mainline's figures, and says so).
+    for name in dict.fromkeys((c.BASE.name, bases.DEFAULT)):
+        bdir = os.environ.get('BENCH_B') or os.path.join(
+            c.ROOT, 'build-bench' + ('' if name == bases.DEFAULT else '-' + name))
+        try:
+            with open(os.path.join(bdir, 'out', 'bench', 'results.json'),
+                      encoding='utf-8') as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            continue
     return None
+
+
+FIGURE = re.compile(r'@BENCH(DIFF)?\(([^)]*)\)@|@BENCH_DATE@')
+
+
+UNMEASURED = '(not measured)'
+
+
+def fill_figures(c, text, strict=True):
+    """A cover letter's figures from the latest make bench: @BENCH(case,
+    variant[,n])@ is a row's value, @BENCHDIFF(case,v1,v2[,n])@ the value
+    of v1 less that of v2 (a loop subtracted), @BENCH_DATE@ the run's
+    date.  A figure make bench has not measured fails a strict export
+    and reads UNMEASURED otherwise: a cover letter never carries a
+    figure typed by hand."""
+    res = bench_results(c)
+
+    def row(case, variant, n):
+        for r in res['rows']:
+            if (r['source'] == 'guest' and r['case'] == case and r['variant'] == variant and
+                    (n is None or r['n'] == int(n))):
+                return r['value']
+        raise c.HarnessError(f'cover letter: make bench has no {case},{variant},{n} row')
+
+    def sub(m):
+        try:
+            return sub1(m)
+        except c.HarnessError:
+            if strict:
+                raise
+            return UNMEASURED
+
+    def sub1(m):
+        if res is None:
+            raise c.HarnessError('cover letter: no make bench results (run make bench)')
+        if m.group(0) == '@BENCH_DATE@':
+            return res['meta']['date'].split()[0]
+        a = [x.strip() for x in m.group(2).split(',')]
+        if m.group(1):
+            v = row(a[0], a[1], a[3] if len(a) > 3 else None) - \
+                row(a[0], a[2], a[3] if len(a) > 3 else None)
+        else:
+            v = row(a[0], a[1], a[2] if len(a) > 2 else None)
+        return f'{v:.0f}'
+    # Refill the paragraphs whose figures changed their line lengths.
+    paras = text.split('\n\n')
+    for i, para in enumerate(paras):
+        if FIGURE.search(para) and not para.startswith(' '):
+            paras[i] = textwrap.fill(' '.join(FIGURE.sub(sub, para).split()), width=72,
+                                     break_long_words=False, break_on_hyphens=False,
+                                     fix_sentence_endings=True)
+    return '\n\n'.join(paras)
+
+
+def split_rows(res, out):
+    """Rows: the first series (the batching) has no marker code, and
+    every series' cover letter carries the Cc lines of get_maintainer.pl."""
+    first = sorted(os.listdir(out), key=int)[0]
+    bad = []
+    for f in sorted(os.listdir(os.path.join(out, first))):
+        if f.startswith('0000-'):
+            continue
+        for m in re.finditer(r'^(?:\+\+\+ b/(\S+)|\+(?!\+\+).*)$',
+                             read(os.path.join(out, first, f)), re.M):
+            line = m.group(0)
+            if (m.group(1) and 'marker' in m.group(1)) or \
+                    (not m.group(1) and re.search(r'\bMARK\(|\bmarkers?_|MARKERS?\b',
+                                                  line)):
+                bad.append(f'{f}: {line[:80]}')
+    res.add(f'check: series {first} (the batching) adds no marker file or code',
+            'fail' if bad else 'ok', '; '.join(bad[:5]))
+    nocc = [k for k in sorted(os.listdir(out), key=int)
+            for f in os.listdir(os.path.join(out, k))
+            if f.startswith('0000-') and not re.search(r'^Cc: ', read(
+                os.path.join(out, k, f)).partition('\n\n')[0], re.M)]
+    res.add('check: each cover letter has get_maintainer.pl Cc lines',
+            'fail' if nocc else 'ok', f'none in series {", ".join(nocc)}' if nocc else '')
+
+
+def series_patches(out):
+    """The exported patches, every series' in order, cover letters left out."""
+    res = []
+    for k in sorted(os.listdir(out), key=int):
+        d = os.path.join(out, k)
+        res += [os.path.join(k, f) for f in sorted(os.listdir(d))
+                if re.match(r'^\d{4}-', f) and not f.startswith('0000-')]
+    return res
 
 
 def series_c_files(c):
@@ -175,13 +303,20 @@ def run_all(res, c):
     except c.HarnessError as e:
         res.add('check: series exports as git commits', 'fail', str(e)[:300])
         return
-    patches = sorted(f for f in os.listdir(out) if re.match(r'^\d{4}-', f) and
-                     not f.startswith('0000-'))
+    patches = series_patches(out)
     if not patches:
         for n in ('checkpatch', 'sparse', 'W=1', 'coccicheck'):
             res.add(f'check: {n}', 'skip', 'the series has no commits yet')
         return
     res.add(f'check: series exports as {len(patches)} git commits', 'ok')
+    split_rows(res, out)
+    unmeasured = [k for k in sorted(os.listdir(out), key=int)
+                  for f in os.listdir(os.path.join(out, k))
+                  if f.startswith('0000-') and UNMEASURED in read(os.path.join(out, k, f))]
+    res.add('check: cover letter figures come from make bench',
+            'skip' if unmeasured else 'ok',
+            f'series {", ".join(unmeasured)}: make bench has not measured every figure '
+            '(make series refuses to export them)' if unmeasured else '')
     who = '%s <%s>' % identity(c)
     left = [p for p in patches if series_mod.EXPORTER in read(os.path.join(out, p))]
     named = [p for p in patches if re.search(r'^\+(M:\t|MODULE_AUTHOR\(")' + re.escape(who),
@@ -209,7 +344,8 @@ def run_all(res, c):
                             '--quiet', '--ignore', ignore, os.path.join(out, p)],
                            cwd=os.path.join(c.B, 'series-git'), text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
-        with open(os.path.join(c.LOGS, f'checkpatch-{p}.log'), 'w', encoding='utf-8') as f:
+        log = os.path.join(c.LOGS, f'checkpatch-{p.replace(os.sep, "-")}.log')
+        with open(log, 'w', encoding='utf-8') as f:
             f.write(r.stdout)
         if r.returncode or r.stdout.strip():
             bad.append(f'{p}: ' + ' / '.join(l for l in r.stdout.split('\n')

@@ -72,13 +72,14 @@ def debug_problems(text):
 # is left out: its cases take hours on KASAN + lockdep under TCG; make
 # test runs it on the normal kernel.
 DEBUG_PARTS = [
-    mk.Part('debug-1', 'static_keys markers:markers_test.sh markers:trace_events.sh '
+    mk.Part('debug-1', 'static_keys:test_static_keys.sh static_keys:dyndbg_batch.sh '
+            'markers:markers_test.sh markers:trace_events.sh '
             'markers:bad_input.sh markers:lockdown.sh markers:decode.sh '
             'markers:tracers.sh markers:bpf.sh markers:bpf_raw.sh',
             timeout=DEBUG_TIMEOUT, kunit=True, modtests=True,
             env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
-    mk.Part('debug-2', 'markers:stress.sh markers:events_batch.sh', timeout=DEBUG_TIMEOUT,
-            env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
+    mk.Part('debug-2', 'markers:stress.sh markers:events_batch.sh static_keys:events_batch.sh',
+            timeout=DEBUG_TIMEOUT, env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
 ]
 
 

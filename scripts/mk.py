@@ -1160,7 +1160,7 @@ def job_check():
 
 def job_series():
     step_deps()
-    d = checks.export_series(ctx())
+    d = checks.export_series(ctx(), strict=True)
     log(f'series exported to {d}')
 
 

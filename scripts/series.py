@@ -17,7 +17,10 @@ sources say EXPORTER, and the build and the export put the same
 identity in its place (fill_exporter()).
 
 A block whose header has "Cover: yes" is the cover letter (subject and
-body); it is not a commit.  Lines starting with "#" before the first
+body) of the commits that follow it up to the next cover letter: one
+file holds several series, each applying on top of the ones before it
+(v3: the static key batches, then the markers).  A cover is not a
+commit.  Lines starting with "#" before the first
 header of a block are comments.
 
 A backport's series (patches/<base>/series) names patches the same way;
@@ -51,6 +54,7 @@ class Commit:
     body: str
     cover: bool = False
     lineno: int = 0
+    part: int = 0       # which series: 1 for the commits after the first cover
 
 
 def find_patch(patch_dirs, name):
@@ -91,6 +95,7 @@ def parse(path, root, patch_dirs=None):
         body = '\n'.join(lines[i:]).strip('\n') + '\n'
         c = Commit(hdr['subject'], hdr['files'], hdr['patches'], body,
                    hdr.get('cover', '').lower() == 'yes', start)
+        c.part = (commits[-1].part if commits else 0) + (1 if c.cover else 0)
         for f in c.files:
             if not os.path.isfile(os.path.join(root, 'linux', f)):
                 raise SeriesError(f'{path}:{start}: {c.subject}: missing linux/{f}')
@@ -102,6 +107,18 @@ def parse(path, root, patch_dirs=None):
                               'at export, with the exporter\'s identity')
         commits.append(c)
     return commits
+
+
+def parts(commits):
+    """[(cover, [commits of its series])], in order; commits before the
+    first cover, if any, form a series without a cover (cover None)."""
+    out = []
+    for c in commits:
+        if c.cover or not out:
+            out.append((c if c.cover else None, []))
+        if not c.cover:
+            out[-1][1].append(c)
+    return out
 
 
 def check_complete(commits, root, patch_dirs=None):

@@ -81,10 +81,10 @@ struct jump_label_batch_call {
 
 /*
  * Static key batches are for the kernel's own callers, such as the
- * tracing core.  Modules may not queue key changes; the only ones
- * that may are this API's KUnit module and the markers benchmark.
+ * tracing core.  Modules may not queue key changes; the only one that
+ * may is this API's KUnit module.
  */
-#define STATIC_KEY_BATCH_MODULES	"jump_label_batch_mod_kunit,marker-bench"
+#define STATIC_KEY_BATCH_MODULES	"jump_label_batch_mod_kunit"
 
 #define BATCH_HASH_BITS	10
 

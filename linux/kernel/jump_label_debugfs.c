@@ -286,6 +286,8 @@ static int jl_dbg_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "applied_calls %lu\n", st.calls);
 	seq_printf(m, "text_poke_batches %lu\n", st.batches);
 	seq_printf(m, "ipi_rounds %lu\n", st.ipi_rounds);
+	seq_printf(m, "own_text_poke_batches %lu\n", st.own_batches);
+	seq_printf(m, "own_ipi_rounds %lu\n", st.own_ipi_rounds);
 	seq_printf(m, "batch_max %u\n", static_key_batch_max());
 	seq_printf(m, "refused %lu\n", st.refused);
 	seq_printf(m, "queued %lu\n", st.queued);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs inside the guest for "make bench": loads marker-bench (which measures
-# on load), copies its CSV, then measures the record cases whose trace
-# events exist.  Usage: bench.sh <outdir> <kselftest-dir>
+# Runs inside the guest for "make bench": loads marker-bench and
+# static_key_batch_benchmark (both measure on load), copies their CSV,
+# then measures the record cases whose trace events exist.
+# Usage: bench.sh <outdir> <kselftest-dir>
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -68,6 +69,13 @@ fi
 
 NOTES=$OUT/notes.csv
 : > "$NOTES"
+# The key flip rows: series 1's own benchmark module.
+if modprobe static_key_batch_benchmark; then
+	cat /sys/kernel/debug/static_key_batch_benchmark/results >> "$NOTES"
+	rmmod static_key_batch_benchmark
+else
+	echo "flip,all,0,0,skip:static_key_batch_benchmark failed to load" >> "$NOTES"
+fi
 if [ -d "$T" ]; then
 	echo 1 > "$T/options/overwrite"
 	echo 1 > "$T/tracing_on"

@@ -15,8 +15,6 @@
  *   on      an enabled site with empty probes, and the probe variants
  *   atomic  the operations a lockless trace buffer is made of
  *   nop     5-byte NOP and jump variants in the instruction stream
- *   flip    enabling and disabling N static keys, one by one and in one
- *           static key batch: time, IPI rounds, text_poke batches
  *   record  (on request, through the "run" file) a site whose trace event
  *           was enabled from tracefs by the caller
  *   bpf     (on request) a site whose trace event has a BPF program the
@@ -24,7 +22,7 @@
  *   bpf_raw (on request) a site with a raw tracepoint BPF program the
  *           caller attached
  *
- * Cases off to flip run at load; <debugfs>/marker-bench/results (root
+ * Cases off to nop run at load; <debugfs>/marker-bench/results (root
  * only) then shows one "case,variant,n,value,unit" line per figure.  Writing
  * "record <variant>", "bpf <variant>" or "bpf_raw <variant>" to
  * <debugfs>/marker-bench/run appends a row;
@@ -39,7 +37,6 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/jump_label.h>
-#include <linux/jump_label_batch.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
@@ -73,14 +70,9 @@ static unsigned int repeats = 7;
 module_param(repeats, uint, 0444);
 MODULE_PARM_DESC(repeats, "Runs per case; the median is reported");
 
-static unsigned int max_keys = 5000;
-module_param(max_keys, uint, 0444);
-MODULE_PARM_DESC(max_keys, "Largest number of keys flipped (at most 5000)");
-
 #define BENCH_MAX_REPEATS	31
 #define BENCH_BUF_SIZE		(32 * 1024)
 #define BENCH_COPY_SIZE		4096
-#define BENCH_NR_KEYS		5000
 
 static DEFINE_MUTEX(bench_mutex);
 static char *bench_buf;
@@ -518,137 +510,6 @@ static void bench_on(void)
 }
 
 /*
- * Case flip: BENCH_NR_KEYS keys, each with one site, the sites generated
- * by the macros below in five functions of 1000 sites.
- */
-static DEFINE_STATIC_KEY_ARRAY_FALSE(bench_keys, BENCH_NR_KEYS);
-
-#define KSITE(n)							\
-	do {								\
-		if (static_branch_unlikely(&bench_keys[n]))		\
-			hits++;						\
-	} while (0)
-#define KSITE10(n)							\
-	do {								\
-		KSITE((n) * 10 + 0); KSITE((n) * 10 + 1);		\
-		KSITE((n) * 10 + 2); KSITE((n) * 10 + 3);		\
-		KSITE((n) * 10 + 4); KSITE((n) * 10 + 5);		\
-		KSITE((n) * 10 + 6); KSITE((n) * 10 + 7);		\
-		KSITE((n) * 10 + 8); KSITE((n) * 10 + 9);		\
-	} while (0)
-#define KSITE100(n)							\
-	do {								\
-		KSITE10((n) * 10 + 0); KSITE10((n) * 10 + 1);		\
-		KSITE10((n) * 10 + 2); KSITE10((n) * 10 + 3);		\
-		KSITE10((n) * 10 + 4); KSITE10((n) * 10 + 5);		\
-		KSITE10((n) * 10 + 6); KSITE10((n) * 10 + 7);		\
-		KSITE10((n) * 10 + 8); KSITE10((n) * 10 + 9);		\
-	} while (0)
-#define KSITE1000(n)							\
-	do {								\
-		KSITE100((n) * 10 + 0); KSITE100((n) * 10 + 1);		\
-		KSITE100((n) * 10 + 2); KSITE100((n) * 10 + 3);		\
-		KSITE100((n) * 10 + 4); KSITE100((n) * 10 + 5);		\
-		KSITE100((n) * 10 + 6); KSITE100((n) * 10 + 7);		\
-		KSITE100((n) * 10 + 8); KSITE100((n) * 10 + 9);		\
-	} while (0)
-#define KSITES_FN(k)							\
-static noinline unsigned long bench_key_sites_##k(void)		\
-{									\
-	unsigned long hits = 0;						\
-									\
-	KSITE1000(k);							\
-	return hits;							\
-}
-
-KSITES_FN(0)
-KSITES_FN(1)
-KSITES_FN(2)
-KSITES_FN(3)
-KSITES_FN(4)
-
-/* Runs every key site: the number of keys whose branch is taken. */
-static unsigned long bench_key_sites(void)
-{
-	return bench_key_sites_0() + bench_key_sites_1() +
-	       bench_key_sites_2() + bench_key_sites_3() +
-	       bench_key_sites_4();
-}
-
-static int bench_flip_keys(unsigned int n, bool enable, bool batched)
-{
-	DEFINE_STATIC_KEY_BATCH(batch);
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < n && !ret; i++) {
-		if (batched && enable)
-			ret = static_branch_batch_enable(&batch, &bench_keys[i]);
-		else if (batched)
-			ret = static_branch_batch_disable(&batch, &bench_keys[i]);
-		else if (enable)
-			static_branch_enable(&bench_keys[i]);
-		else
-			static_branch_disable(&bench_keys[i]);
-	}
-	if (ret) {
-		static_key_batch_discard(&batch);
-		return ret;
-	}
-	return batched ? static_key_batch_apply(&batch) : 0;
-}
-
-static void bench_flip_one(unsigned int n, bool batched)
-{
-	const char *mode = batched ? "batch" : "one_by_one";
-	struct static_key_batch_stats s0, s1;
-	unsigned long taken;
-	u64 c0, c1, ns0, ns1;
-	char variant[32];
-	int ret;
-
-	static_key_batch_get_stats(&s0);
-	ns0 = ktime_get_ns();
-	c0 = rdtsc_ordered();
-	ret = bench_flip_keys(n, true, batched);
-	taken = bench_key_sites();
-	if (!ret)
-		ret = bench_flip_keys(n, false, batched);
-	c1 = rdtsc_ordered();
-	ns1 = ktime_get_ns();
-	static_key_batch_get_stats(&s1);
-	if (ret) {
-		bench_row_int("flip", mode, n, ret, "error");
-		return;
-	}
-	bench_row_int("flip", mode, n, c1 - c0, "tsc");
-	snprintf(variant, sizeof(variant), "%s_ns", mode);
-	bench_row_int("flip", variant, n, ns1 - ns0, "ns");
-	snprintf(variant, sizeof(variant), "%s_ipi_rounds", mode);
-	bench_row_int("flip", variant, n, s1.ipi_rounds - s0.ipi_rounds,
-		      "count");
-	snprintf(variant, sizeof(variant), "%s_batches", mode);
-	bench_row_int("flip", variant, n, s1.batches - s0.batches, "count");
-	/* Every flipped key's site took its branch while enabled. */
-	snprintf(variant, sizeof(variant), "%s_sites_taken", mode);
-	bench_row_int("flip", variant, n, taken, "count");
-}
-
-static void bench_flip(void)
-{
-	static const unsigned int counts[] = { 1, 10, 100, 1000, 5000 };
-	unsigned int i, top = min_t(unsigned int, max_keys, BENCH_NR_KEYS);
-
-	bench_row_int("flip", "batch_max", 0, static_key_batch_max(),
-		      "count");
-	for (i = 0; i < ARRAY_SIZE(counts) && counts[i] <= top; i++) {
-		bench_flip_one(counts[i], false);
-		bench_flip_one(counts[i], true);
-		cond_resched();
-	}
-}
-
-/*
  * Case size: read from marker-bench.o by the host; these functions differ
  * only by the site they contain.  Called once, through a table, so the
  * compiler keeps them whole.
@@ -689,7 +550,6 @@ static void bench_all(void)
 	bench_on();
 	bench_run_cases(bench_atomic_cases, ARRAY_SIZE(bench_atomic_cases));
 	bench_run_cases(bench_nop_cases, ARRAY_SIZE(bench_nop_cases));
-	bench_flip();
 }
 
 /*
@@ -797,4 +657,4 @@ module_exit(marker_bench_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("@EXPORTER@");
-MODULE_DESCRIPTION("Markers benchmark: off, on, atomic, NOP and flip costs");
+MODULE_DESCRIPTION("Markers benchmark: off, on, atomic and NOP costs");
