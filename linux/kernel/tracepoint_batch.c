@@ -3,8 +3,8 @@
  * Tracepoint batches: registrations that leave the code patching to one
  * static key batch.
  *
- * Part of kernel/tracepoint.c, which includes this file: it works on the
- * probe arrays under tracepoints_mutex with that file's helpers.
+ * It works on the probe arrays under tracepoints_mutex with the helpers
+ * kernel/tracepoint.c shares in kernel/tracepoint_internal.h.
  *
  * Outside a batch, a tracepoint's key is on exactly while it has probes,
  * and its static call reaches the only probe, or the iterator otherwise.
@@ -32,6 +32,14 @@
  * static call there are a safe superset of what the array needs.  The
  * apply then brings each tracepoint to its state at that time.
  */
+
+#include <linux/jump_label_batch.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/tracepoint_batch.h>
+
+#include "tracepoint_internal.h"
 
 /*
  * A tracepoint of a module in a batch holds that module until the batch
@@ -63,8 +71,8 @@ static void tracepoint_batch_release(struct tracepoint *tp)
  * completes the change at once, without a batch, if @batch cannot grow
  * or if @tp's module is going away.
  */
-static bool tracepoint_batch_defer(struct tracepoint_batch *batch,
-				   struct tracepoint *tp, bool adds)
+bool tracepoint_batch_defer(struct tracepoint_batch *batch,
+			    struct tracepoint *tp, bool adds)
 {
 	struct tracepoint **tps;
 	unsigned int size;
@@ -97,14 +105,14 @@ static bool tracepoint_batch_defer(struct tracepoint_batch *batch,
  * new one is to be called at once), the static call moves to the
  * iterator before the array is published.
  */
-static void tracepoint_batch_fix_call(struct tracepoint *tp,
-				      struct tracepoint_func *funcs,
-				      struct tracepoint_func *old)
+void tracepoint_batch_fix_call(struct tracepoint *tp,
+			       struct tracepoint_func *funcs,
+			       struct tracepoint_func *old)
 {
 	if (!tp->static_call_key || !funcs || !old ||
 	    tracepoint_live_call(tp) == tp->iterator)
 		return;
-	if (nr_func_state(funcs) == TP_FUNC_N ||
+	if ((funcs[1].func && funcs[2].func) ||
 	    funcs[0].func != old[0].func || funcs[0].data != old[0].data)
 		tracepoint_update_call(tp, NULL);
 }
@@ -118,10 +126,10 @@ static void tracepoint_batch_fix_call(struct tracepoint *tp,
  * caller moves the static call to the iterator at once, without a batch
  * or if @batch cannot grow.
  */
-static bool tracepoint_batch_defer_iter(struct tracepoint_batch *batch,
-					struct tracepoint *tp,
-					struct tracepoint_func *funcs,
-					struct tracepoint_func *old)
+bool tracepoint_batch_defer_iter(struct tracepoint_batch *batch,
+				 struct tracepoint *tp,
+				 struct tracepoint_func *funcs,
+				 struct tracepoint_func *old)
 {
 	if (!batch)
 		return false;
@@ -206,7 +214,7 @@ static void *tracepoint_batch_target(struct tracepoint *tp)
 
 	funcs = rcu_dereference_protected(tp->funcs,
 					  lockdep_is_held(&tracepoints_mutex));
-	return nr_func_state(funcs) == TP_FUNC_1 ? funcs[0].func : tp->iterator;
+	return funcs && !funcs[1].func ? funcs[0].func : tp->iterator;
 }
 
 /*
@@ -282,10 +290,8 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
 		    tracepoint_batch_target(tp) != tracepoint_live_call(tp))
 			wait = true;
 	}
-	if (wait) {
-		tp_rcu_cond_sync(TP_TRANSITION_SYNC_1_0_1);
-		tp_rcu_cond_sync(TP_TRANSITION_SYNC_N_2_1);
-	}
+	if (wait)
+		tracepoint_sync_transitions();
 	for (i = 0; i < batch->nr; prev = tp, i++) {
 		tp = batch->tps[i];
 		if (tp == prev)
