@@ -643,7 +643,7 @@ static int batch_hold_module(void *key)
 {
 	struct module *mod;
 
-	/* 6.12's __module_address() wants preemption off, not just RCU. */
+	/* Preemption off: a read side for __module_address() on every base. */
 	guard(preempt)();
 	mod = __module_address((unsigned long)key);
 	return !mod || try_module_get(mod) ? 0 : -ENOENT;

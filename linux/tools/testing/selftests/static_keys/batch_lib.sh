@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers for the tests that count the static key batch of a write that
-# switches many trace events (events_batch.sh, and the markers selftests).
+# switches many trace events (events_batch.sh, and others that source it).
 # The caller sets T (tracefs) and T_HELD (events its top instance had on
 # before the test).
 
