@@ -61,7 +61,7 @@ ktap_print_header
 mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
 mountpoint -q $T || mount -t tracefs nodev $T
 batch_lib_ready ||
-	markers_skip_all "no static key batch counters in $STATS, or the architecture counts no text_poke batches"
+	markers_skip_all "no batch counters in $STATS, or no text_poke batch counts"
 markers_require_modules marker-example
 trap cleanup EXIT
 echo 0 > $T/events/enable

@@ -94,7 +94,7 @@ mountpoint -q $DEBUGFS || mount -t debugfs none $DEBUGFS
 mountpoint -q $T || mount -t tracefs nodev $T
 [ -w $T/events/enable ] || skip_all "no $T/events/enable (CONFIG_EVENT_TRACING=n?)"
 batch_lib_ready ||
-	skip_all "no static key batch counters in $STATS, or the architecture counts no text_poke batches"
+	skip_all "no batch counters in $STATS, or no text_poke batch counts"
 trap cleanup EXIT
 echo 0 > $T/events/enable
 K_IDLE=$(tp_keys_on)
