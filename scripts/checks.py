@@ -173,7 +173,8 @@ UNMEASURED = '(not measured)'
 def fill_figures(c, text, strict=True):
     """A cover letter's figures from the latest make bench: @BENCH(case,
     variant[,n])@ is a row's value, @BENCHDIFF(case,v1,v2[,n])@ the value
-    of v1 less that of v2 (a loop subtracted), @BENCH_DATE@ the run's
+    of v1 less that of v2 (a loop subtracted; v2 may be another case's,
+    as case:variant), @BENCH_DATE@ the run's
     date.  A figure make bench has not measured fails a strict export
     and reads UNMEASURED otherwise: a cover letter never carries a
     figure typed by hand."""
@@ -201,8 +202,10 @@ def fill_figures(c, text, strict=True):
             return res['meta']['date'].split()[0]
         a = [x.strip() for x in m.group(2).split(',')]
         if m.group(1):
+            # v2 may name another case as case:variant (a loop baseline).
+            c2, v2 = a[2].split(':') if ':' in a[2] else (a[0], a[2])
             v = row(a[0], a[1], a[3] if len(a) > 3 else None) - \
-                row(a[0], a[2], a[3] if len(a) > 3 else None)
+                row(c2, v2, a[3] if len(a) > 3 else None)
         else:
             v = row(a[0], a[1], a[2] if len(a) > 2 else None)
         return f'{v:.0f}'
