@@ -36,7 +36,6 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
