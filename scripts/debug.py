@@ -73,6 +73,7 @@ def debug_problems(text):
 # test runs it on the normal kernel.
 DEBUG_PARTS = [
     mk.Part('debug-1', 'static_keys:test_static_keys.sh static_keys:dyndbg_batch.sh '
+            'static_keys:batch_unload.sh '
             'markers:markers_test.sh markers:trace_events.sh '
             'markers:bad_input.sh markers:lockdown.sh markers:decode.sh '
             'markers:tracers.sh markers:bpf.sh markers:bpf_raw.sh',

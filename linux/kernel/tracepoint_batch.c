@@ -249,6 +249,41 @@ static int tracepoint_batch_queue(struct static_key_batch *keys,
 	return err;
 }
 
+/*
+ * Under tracepoints_mutex: sort the tracepoints of @batch, so that a
+ * tracepoint queued twice is switched once, and wait once, if needed,
+ * for the sites still running with an older probe array before a
+ * static call reaches a probe again.
+ */
+static void tracepoint_batch_prepare(struct tracepoint_batch *batch)
+{
+	struct tracepoint *tp;
+	unsigned int i;
+
+	sort(batch->tps, batch->nr, sizeof(*batch->tps), tracepoint_ptr_cmp,
+	     NULL);
+	for (i = 0; i < batch->nr; i++) {
+		tp = batch->tps[i];
+		if (tp->static_call_key &&
+		    tracepoint_batch_target(tp) != tp->iterator &&
+		    tracepoint_batch_target(tp) != tracepoint_live_call(tp)) {
+			tracepoint_sync_transitions();
+			return;
+		}
+	}
+}
+
+/* Release what @batch held and leave it empty. */
+static void tracepoint_batch_release_all(struct tracepoint_batch *batch)
+{
+	unsigned int i;
+
+	for (i = 0; i < batch->nr; i++)
+		tracepoint_batch_release(batch->tps[i]);
+	kvfree(batch->tps);
+	*batch = (struct tracepoint_batch){ };
+}
+
 /**
  * tracepoint_batch_apply - switch the tracepoints of a batch
  * @batch: a batch given to registrations, left empty and reusable
@@ -274,24 +309,13 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
 {
 	DEFINE_STATIC_KEY_BATCH(own);
 	struct tracepoint *tp, *prev = NULL;
-	bool wait = false;
 	unsigned int i;
 	int err = 0, ret;
 
 	if (!keys)
 		keys = &own;
 	guard(mutex)(&tracepoints_mutex);
-	sort(batch->tps, batch->nr, sizeof(*batch->tps), tracepoint_ptr_cmp,
-	     NULL);
-	for (i = 0; i < batch->nr; i++) {
-		tp = batch->tps[i];
-		if (tp->static_call_key &&
-		    tracepoint_batch_target(tp) != tp->iterator &&
-		    tracepoint_batch_target(tp) != tracepoint_live_call(tp))
-			wait = true;
-	}
-	if (wait)
-		tracepoint_sync_transitions();
+	tracepoint_batch_prepare(batch);
 	for (i = 0; i < batch->nr; prev = tp, i++) {
 		tp = batch->tps[i];
 		if (tp == prev)
@@ -300,9 +324,45 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
 		err = err ?: ret;
 	}
 	ret = static_key_batch_apply(keys);
-	for (i = 0; i < batch->nr; i++)
-		tracepoint_batch_release(batch->tps[i]);
-	kvfree(batch->tps);
-	*batch = (struct tracepoint_batch){ };
+	tracepoint_batch_release_all(batch);
 	return err ?: ret;
+}
+
+/**
+ * tracepoint_batch_discard - give up the shared patching of a batch
+ * @batch: a batch given to registrations, left empty and reusable
+ *
+ * For an error path that drops a batch without applying it.  The
+ * registrations made with @batch have changed the probe arrays already
+ * and stand (unregistering the probes undoes them); what they left to
+ * the apply is done now, for each tracepoint on its own, as if they had
+ * been made without a batch: its key on while it has probes, its static
+ * call to its only probe or to the iterator.  It cannot fail.  The
+ * modules the batch held are released.
+ *
+ * Context: Process context; takes tracepoints_mutex, cpus_read_lock() and
+ * jump_label_mutex, may sleep.
+ */
+void tracepoint_batch_discard(struct tracepoint_batch *batch)
+{
+	struct tracepoint *tp;
+	void *target;
+	unsigned int i;
+	bool on;
+
+	guard(mutex)(&tracepoints_mutex);
+	tracepoint_batch_prepare(batch);
+	for (i = 0; i < batch->nr; i++) {
+		tp = batch->tps[i];
+		on = tracepoint_has_probes(tp);
+		target = tracepoint_batch_target(tp);
+		if (on && !static_key_enabled(TRACEPOINT_KEY(tp)))
+			static_key_enable(TRACEPOINT_KEY(tp));
+		if (tp->static_call_key && tracepoint_live_call(tp) != target)
+			__static_call_update(tp->static_call_key,
+					     tp->static_call_tramp, target);
+		if (!on && static_key_enabled(TRACEPOINT_KEY(tp)))
+			static_key_disable(TRACEPOINT_KEY(tp));
+	}
+	tracepoint_batch_release_all(batch);
 }

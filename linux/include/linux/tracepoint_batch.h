@@ -26,10 +26,11 @@ struct tracepoint;
  * @size: room in @tps
  *
  * The caller owns the batch, on its stack or allocated, initialised with
- * DEFINE_TRACEPOINT_BATCH() or zeroed.  It must keep the tracepoints
- * alive, as it must for any registration, and apply the batch before the
- * probes' owners may go away.  No lock is held between the registrations
- * and the apply.
+ * DEFINE_TRACEPOINT_BATCH() or zeroed, and ends it with
+ * tracepoint_batch_apply() or tracepoint_batch_discard() before the
+ * probes' owners may go away.  Until then the batch holds the module of
+ * each tracepoint it waits for, so that the module cannot be unloaded
+ * under it.  No lock is held between the registrations and the apply.
  */
 struct tracepoint_batch {
 	struct tracepoint **tps;
@@ -49,6 +50,7 @@ int tracepoint_probe_unregister_batch(struct tracepoint_batch *batch,
 				      void *data);
 int tracepoint_batch_apply(struct tracepoint_batch *batch,
 			   struct static_key_batch *keys);
+void tracepoint_batch_discard(struct tracepoint_batch *batch);
 
 #else
 
@@ -56,6 +58,10 @@ static inline int tracepoint_batch_apply(struct tracepoint_batch *batch,
 					 struct static_key_batch *keys)
 {
 	return keys ? static_key_batch_apply(keys) : 0;
+}
+
+static inline void tracepoint_batch_discard(struct tracepoint_batch *batch)
+{
 }
 
 #endif /* CONFIG_TRACEPOINTS */

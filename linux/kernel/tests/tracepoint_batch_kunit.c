@@ -286,6 +286,35 @@ static void tpb_third_test(struct kunit *test)
 	}
 }
 
+/*
+ * A discarded batch switches each tracepoint at once, to what the apply
+ * would have left: 0 -> 1 turns the key on and calls the probe directly,
+ * 1 -> 2 moves the static call to the iterator, 1 -> 0 turns the key off.
+ */
+static void tpb_discard_test(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 0), 0);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	tracepoint_batch_discard(&tpb_batch);
+	KUNIT_EXPECT_EQ(test, tpb_batch.nr, 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 1);
+
+	KUNIT_ASSERT_EQ(test, tpb_reg(&tpb_batch, 1), 0);
+	tracepoint_batch_discard(&tpb_batch);
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 3);
+
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 0), 0);
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 1), 0);
+	KUNIT_EXPECT_TRUE(test, tpb_key_on());
+	tracepoint_batch_discard(&tpb_batch);
+	KUNIT_EXPECT_FALSE(test, tpb_key_on());
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 0);
+}
+
 static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_enable_test),
 	KUNIT_CASE(tpb_steps_test),
@@ -293,6 +322,7 @@ static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_first_leaves_test),
 	KUNIT_CASE(tpb_mixed_test),
 	KUNIT_CASE(tpb_third_test),
+	KUNIT_CASE(tpb_discard_test),
 	{}
 };
 
