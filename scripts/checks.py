@@ -105,6 +105,8 @@ def _commit(c, repo, cm, ident, who):
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         c.replace_file(None, dst, series_mod.fill_exporter(
             read(os.path.join(c.ROOT, 'linux', f)), who))
+        # kselftest TEST_PROGS are executable: format-patch keeps the mode
+        shutil.copymode(os.path.join(c.ROOT, 'linux', f), dst)
     for p in cm.patches:
         # patch(1), as the build applies them: a patch shared by two
         # bases applies to the older one with offsets or fuzz, and

@@ -637,7 +637,11 @@ static void batch_apply_calls_early(struct static_key_batch *batch)
  * A change queued for a key or static_call of a module holds that module
  * until the batch is applied or discarded: the module cannot be unloaded,
  * and its keys freed, under the batch.  A module going away refuses new
- * changes (-ENOENT); its own teardown switches its keys at once.
+ * changes (-ENOENT); its own teardown switches its keys at once.  A
+ * module still loading is held too, but a failed init frees it whatever
+ * its references: a caller that queues its keys, as a MODULE_STATE_COMING
+ * notifier does, ends the batch before that module's MODULE_STATE_GOING
+ * notifiers return (under a lock they take, or before returning).
  */
 static int batch_hold_module(void *key)
 {
@@ -660,7 +664,7 @@ static void batch_release_module(void *key)
 
 static int batch_queue(struct static_key_batch *batch,
 		       enum static_key_batch_op_type type, void *key,
-		     void *tramp, void *func)
+		       void *tramp, void *func)
 {
 	struct jump_label_batch_chunk *chunk;
 	struct static_key_batch_op *op;
@@ -710,7 +714,8 @@ static int batch_queue(struct static_key_batch *batch,
  *
  * Context: Process context, may sleep; no lock is taken.
  * A key of a module holds the module until the batch is applied or
- * discarded.
+ * discarded; one of a module still loading must be applied or
+ * discarded before the module's MODULE_STATE_GOING notifiers return.
  *
  * Return: 0, -EINVAL without @key, -ENOENT if @key's module is going
  * away, -ENOMEM if the change could not be queued (the batch keeps the

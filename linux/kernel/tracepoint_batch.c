@@ -43,8 +43,10 @@
 
 /*
  * A tracepoint of a module in a batch holds that module until the batch
- * is applied, so that the module cannot be unloaded, and the tracepoint
- * freed, under the batch.  False if the module is going away.
+ * is applied or discarded, so that the module cannot be unloaded, and the
+ * tracepoint freed, under the batch.  False if the module is going away.
+ * A module still loading is held too; see struct tracepoint_batch for
+ * what its caller must do.
  */
 static bool tracepoint_batch_hold(struct tracepoint *tp)
 {
@@ -332,16 +334,19 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
  * tracepoint_batch_discard - give up the shared patching of a batch
  * @batch: a batch given to registrations, left empty and reusable
  *
- * For an error path that drops a batch without applying it.  The
- * registrations made with @batch have changed the probe arrays already
- * and stand (unregistering the probes undoes them); what they left to
- * the apply is done now, for each tracepoint on its own, as if they had
- * been made without a batch: its key on while it has probes, its static
- * call to its only probe or to the iterator.  It cannot fail.  The
- * modules the batch held are released.
+ * For an error path that drops a batch without applying it, e.g. with
+ * the static key batch it was to be applied with.  Unlike
+ * static_key_batch_discard(), which drops changes not made yet, this
+ * cannot drop the registrations made with @batch: their probe arrays
+ * are published and they stand (unregistering the probes undoes them).
+ * What they left to the apply is done now, for each tracepoint on its
+ * own, as if they had been made without a batch: its key on while it
+ * has probes, its static call to its only probe or to the iterator.  It
+ * cannot fail.  The modules the batch held are released.
  *
- * Context: Process context; takes tracepoints_mutex, cpus_read_lock() and
- * jump_label_mutex, may sleep.
+ * Context: Process context; takes tracepoints_mutex, cpus_read_lock(),
+ * jump_label_mutex and static_call_mutex; may wait for the grace periods
+ * a static call retarget waits for.
  */
 void tracepoint_batch_discard(struct tracepoint_batch *batch)
 {

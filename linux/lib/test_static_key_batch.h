@@ -7,8 +7,12 @@
 #ifndef _LIB_TEST_STATIC_KEY_BATCH_H
 #define _LIB_TEST_STATIC_KEY_BATCH_H
 
+#include <linux/tracepoint.h>
+
+/* The owner's tracepoint, test_static_key_batch_owner_tp. */
+DECLARE_TRACE(test_static_key_batch_owner, TP_PROTO(int n), TP_ARGS(n));
+
 struct static_key;
-struct tracepoint;
 
 struct test_static_key_batch_owner {
 	struct static_key *key;

@@ -8,20 +8,24 @@
  *
  * The owner offers its key and tracepoint when it loads and withdraws
  * them when it unloads.  Root drives the batches by writing the "step"
- * parameter: "queue" queues the owner's key to be enabled and registers
- * a probe on its tracepoint, both in a batch; "apply" or "discard" ends
- * both batches; "fire" hits the tracepoint.  The "state" parameter
- * reads "<owner> <key> <probe> <tracepoint> <hits>": whether an owner
- * is there, its key is on, the probe is registered, the tracepoint is
- * on, and how many times the probe ran.
+ * parameter: "queue_key" queues the owner's key to be enabled in the
+ * static key batch, "queue_tp" registers a probe on its tracepoint in the
+ * tracepoint batch, "apply" applies both in one static key batch,
+ * "discard" discards both, "fire" hits the tracepoint.  The "state"
+ * parameter reads "<owner> <key> <probe> <tracepoint> <hits>": whether
+ * an owner is there, its key is on, the probe is registered, the
+ * tracepoint is on, and how many times the probe ran.
  */
 
+#include <linux/atomic.h>
+#include <linux/bug.h>
 #include <linux/jump_label.h>
 #include <linux/jump_label_batch.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/tracepoint.h>
 #include <linux/tracepoint_batch.h>
 
@@ -34,10 +38,16 @@ static DEFINE_TRACEPOINT_BATCH(skbh_tps);
 static bool skbh_probe_on;
 static atomic_t skbh_hits = ATOMIC_INIT(0);
 
-/* Of the owner's tracepoint's prototype, void (void *, int). */
 static void skbh_probe(void *data, int n)
 {
 	atomic_inc(&skbh_hits);
+}
+
+/* Under skbh_lock: end both batches without patching the owner's key. */
+static void skbh_discard(void)
+{
+	static_key_batch_discard(&skbh_keys);
+	tracepoint_batch_discard(&skbh_tps);
 }
 
 void test_static_key_batch_offer(struct test_static_key_batch_owner *owner)
@@ -45,13 +55,21 @@ void test_static_key_batch_offer(struct test_static_key_batch_owner *owner)
 	guard(mutex)(&skbh_lock);
 	skbh_owner = owner;
 }
-EXPORT_SYMBOL_GPL(test_static_key_batch_offer);
+EXPORT_SYMBOL_FOR_MODULES(test_static_key_batch_offer,
+			  "test_static_key_batch_owner");
 
+/*
+ * From the owner's exit, which runs only once no batch holds the owner:
+ * a batch still open here lost its hold, and would patch the owner's
+ * freed key and tracepoint; end it while they are still there.
+ */
 void test_static_key_batch_withdraw(struct test_static_key_batch_owner *owner)
 {
 	guard(mutex)(&skbh_lock);
 	if (skbh_owner != owner)
 		return;
+	if (WARN_ON_ONCE(skbh_keys.nr || skbh_tps.nr))
+		skbh_discard();
 	if (skbh_probe_on) {
 		tracepoint_probe_unregister(owner->tp, skbh_probe, NULL);
 		tracepoint_synchronize_unregister();
@@ -59,57 +77,51 @@ void test_static_key_batch_withdraw(struct test_static_key_batch_owner *owner)
 	}
 	skbh_owner = NULL;
 }
-EXPORT_SYMBOL_GPL(test_static_key_batch_withdraw);
+EXPORT_SYMBOL_FOR_MODULES(test_static_key_batch_withdraw,
+			  "test_static_key_batch_owner");
 
-static int skbh_queue(void)
+static int skbh_queue_tp(void)
 {
 	int ret;
 
-	if (!skbh_owner)
-		return -ENODEV;
 	if (skbh_probe_on)
 		return -EBUSY;
-	ret = static_key_batch_enable(&skbh_keys, skbh_owner->key);
-	if (ret)
-		return ret;
 	ret = tracepoint_probe_register_batch(&skbh_tps, skbh_owner->tp,
 					      skbh_probe, NULL);
-	if (ret) {
-		static_key_batch_discard(&skbh_keys);
-		return ret;
-	}
-	skbh_probe_on = true;
-	return 0;
+	if (!ret)
+		skbh_probe_on = true;
+	return ret;
 }
 
 static int skbh_step_set(const char *val, const struct kernel_param *kp)
 {
-	int ret = 0;
-
 	guard(mutex)(&skbh_lock);
-	if (sysfs_streq(val, "queue")) {
-		ret = skbh_queue();
-	} else if (sysfs_streq(val, "apply")) {
-		ret = static_key_batch_apply(&skbh_keys);
-		ret = tracepoint_batch_apply(&skbh_tps, NULL) ?: ret;
-	} else if (sysfs_streq(val, "discard")) {
-		static_key_batch_discard(&skbh_keys);
-		tracepoint_batch_discard(&skbh_tps);
-	} else if (sysfs_streq(val, "fire")) {
-		if (!skbh_owner)
-			return -ENODEV;
-		skbh_owner->fire(1);
-	} else {
-		ret = -EINVAL;
+	if (sysfs_streq(val, "apply")) {
+		/* The key with the tracepoints, in one static key batch. */
+		return tracepoint_batch_apply(&skbh_tps, &skbh_keys);
 	}
-	return ret;
+	if (sysfs_streq(val, "discard")) {
+		skbh_discard();
+		return 0;
+	}
+	if (!skbh_owner)
+		return -ENODEV;
+	if (sysfs_streq(val, "queue_key"))
+		return static_key_batch_enable(&skbh_keys, skbh_owner->key);
+	if (sysfs_streq(val, "queue_tp"))
+		return skbh_queue_tp();
+	if (sysfs_streq(val, "fire")) {
+		skbh_owner->fire(1);
+		return 0;
+	}
+	return -EINVAL;
 }
 
 static const struct kernel_param_ops skbh_step_ops = {
 	.set = skbh_step_set,
 };
 module_param_cb(step, &skbh_step_ops, NULL, 0200);
-MODULE_PARM_DESC(step, "queue, apply, discard or fire");
+MODULE_PARM_DESC(step, "queue_key, queue_tp, apply, discard or fire");
 
 static int skbh_state_get(char *buf, const struct kernel_param *kp)
 {
@@ -130,11 +142,17 @@ static const struct kernel_param_ops skbh_state_ops = {
 module_param_cb(state, &skbh_state_ops, NULL, 0400);
 MODULE_PARM_DESC(state, "owner, key, probe, tracepoint and hits");
 
-/* The owner depends on this module: it is gone, and no batch is open. */
+static int __init skbh_init(void)
+{
+	/* The probe has the owner's tracepoint's prototype (kCFI). */
+	check_trace_callback_type_test_static_key_batch_owner_tp(skbh_probe);
+	return 0;
+}
+module_init(skbh_init);
+
+/* The owner depends on this module: it is gone, and so are the batches. */
 static void __exit skbh_exit(void)
 {
-	static_key_batch_discard(&skbh_keys);
-	tracepoint_batch_discard(&skbh_tps);
 }
 module_exit(skbh_exit);
 

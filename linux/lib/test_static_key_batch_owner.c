@@ -11,7 +11,6 @@
 
 #include "test_static_key_batch.h"
 
-DECLARE_TRACE(test_static_key_batch_owner, TP_PROTO(int n), TP_ARGS(n));
 DEFINE_TRACE(test_static_key_batch_owner_tp, TP_PROTO(int n), TP_ARGS(n));
 
 static DEFINE_STATIC_KEY_FALSE(skbo_key);

@@ -30,7 +30,12 @@ struct tracepoint;
  * tracepoint_batch_apply() or tracepoint_batch_discard() before the
  * probes' owners may go away.  Until then the batch holds the module of
  * each tracepoint it waits for, so that the module cannot be unloaded
- * under it.  No lock is held between the registrations and the apply.
+ * under it; a module still loading is held too, but a failed init frees
+ * it whatever its references, so a batch with tracepoints of such a
+ * module ends before its MODULE_STATE_GOING notifiers return.  No lock is
+ * held between the registrations and the apply.  The apply switches the
+ * tracepoints in one static key batch; the discard, one by one (the
+ * registrations stand either way).
  */
 struct tracepoint_batch {
 	struct tracepoint **tps;

@@ -289,7 +289,8 @@ static void tpb_third_test(struct kunit *test)
 /*
  * A discarded batch switches each tracepoint at once, to what the apply
  * would have left: 0 -> 1 turns the key on and calls the probe directly,
- * 1 -> 2 moves the static call to the iterator, 1 -> 0 turns the key off.
+ * 1 -> 2 moves the static call to the iterator, 1 -> 0 turns the key off,
+ * and 2 -> 1 retargets the static call to the probe left, with its data.
  */
 static void tpb_discard_test(struct kunit *test)
 {
@@ -313,6 +314,15 @@ static void tpb_discard_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tpb_key_on());
 	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
 	KUNIT_EXPECT_EQ(test, tpb_hit(test), 0);
+
+	/* 2 -> 1 leaving the second probe: it is reached after the wait. */
+	KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, tpb_reg(NULL, 1), 0);
+	KUNIT_ASSERT_EQ(test, tpb_unreg(&tpb_batch, 0), 0);
+	KUNIT_EXPECT_EQ(test, tpb_target(), -1);
+	tracepoint_batch_discard(&tpb_batch);
+	KUNIT_EXPECT_EQ(test, tpb_target(), 1);
+	KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
 }
 
 static struct kunit_case tracepoint_batch_cases[] = {

@@ -6,11 +6,12 @@
 # requires: test_static_key_batch_hold.ko, test_static_key_batch_owner.ko
 #
 # test_static_key_batch_hold queues the key of test_static_key_batch_owner
-# in a static key batch and registers a probe on its tracepoint in a
-# tracepoint batch.  Between that and the apply (or the discard), the
-# owner must refuse to unload: the batches would switch its freed key and
-# tracepoint.  After it, the owner unloads.  The probe runs only once the
-# tracepoint is switched on, by the apply or, one by one, by the discard.
+# in a static key batch, and registers a probe on its tracepoint in a
+# tracepoint batch.  Each batch must take one reference on the owner
+# from the queue to the apply or discard, so that unloading the owner is
+# refused meanwhile: the batch would switch its freed key or tracepoint.
+# After it, the owner unloads.  The probe runs only once the tracepoint
+# is switched on, by the apply or, one by one, by the discard.
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -23,6 +24,10 @@ step() {
 	echo "$1" > $P/step
 }
 
+refcnt() {
+	cat /sys/module/$OWNER/refcnt
+}
+
 # state_is WANT: the holder's "owner key probe tracepoint hits" is WANT
 state_is() {
 	local got
@@ -33,48 +38,82 @@ state_is() {
 	return 1
 }
 
-# unload_refused: rmmod of the owner fails and leaves it loaded
-unload_refused() {
+# held N: the owner has N references and refuses to unload
+held() {
+	[ "$(refcnt)" = "$1" ] ||
+		{ echo "# $OWNER refcnt $(refcnt), want $1"; return 1; }
 	if rmmod $OWNER 2>/dev/null; then
 		echo "# $OWNER unloaded while a batch held it"
 		return 1
 	fi
 	[ -d /sys/module/$OWNER ] || { echo "# $OWNER gone"; return 1; }
-	echo "# rmmod $OWNER refused, refcnt $(cat /sys/module/$OWNER/refcnt)"
 }
 
-# end_batches HOW WANT: queue, try to unload the owner, end the batches
-# with HOW (apply or discard), check the state WANT, fire the tracepoint
-# once, then unload the owner
+# end_batches WHAT HOW QUEUED WANT: queue WHAT (queue_key, queue_tp or
+# both), check the state QUEUED and that the owner is held, fire the
+# tracepoint, end the batches with HOW (apply or discard), check the
+# state WANT and that the owner is no longer held, fire again, then
+# unload the owner
 end_batches() {
-	local how=$1 want=$2
+	local what=$1 how=$2 queued=$3 want=$4 hits refs=0 w
 
+	hits=$(cut -d' ' -f5 $P/state)
 	modprobe $OWNER || { echo "# modprobe $OWNER failed"; return 1; }
-	state_is "1 0 0 0 0" || return 1
-	step queue || return 1
-	state_is "1 0 1 0 0" || return 1
-	unload_refused || return 1
+	state_is "1 0 0 0 $hits" || return 1
+	for w in $what; do
+		step "$w" || { echo "# step $w failed"; return 1; }
+		refs=$((refs + 1))
+	done
+	state_is "$queued $hits" || return 1
+	held $refs || return 1
 	# Queued, not applied: the probe is not called yet.
 	step fire || return 1
-	state_is "1 0 1 0 0" || return 1
-	step "$how" || return 1
-	[ "$(cat /sys/module/$OWNER/refcnt)" = 0 ] ||
-		{ echo "# $OWNER still held after $how"; return 1; }
-	state_is "$want 0" || return 1
+	state_is "$queued $hits" || return 1
+	step "$how" || { echo "# step $how failed"; return 1; }
+	[ "$(refcnt)" = 0 ] || { echo "# $OWNER still held after $how"; return 1; }
+	state_is "$want $hits" || return 1
 	step fire || return 1
-	state_is "$want 1" || return 1
+	if [ "${want##* }" = 1 ]; then
+		hits=$((hits + 1))
+	fi
+	state_is "$want $hits" || return 1
 	rmmod $OWNER || { echo "# rmmod $OWNER failed after $how"; return 1; }
-	state_is "0 0 0 0 1"
+	state_is "0 0 0 0 $hits"
 }
 
-test_apply() {
-	end_batches apply "1 1 1 1"
+# cleanup: after a failed step, end any open batch and unload the owner
+cleanup() {
+	step discard 2>/dev/null
+	rmmod $OWNER 2>/dev/null
+	true
 }
 
-# The discard drops the queued key change; the registration stands, its
-# tracepoint switched on its own.
-test_discard() {
-	end_batches discard "1 0 1 1"
+# run NAME FUNC: one test case, then clean up after it
+run() {
+	ktap_test_result "$1" "$2"
+	cleanup
+}
+
+# The cases, one function each (ktap_test_result splits its arguments).
+key_apply() {
+	end_batches queue_key apply "1 0 0 0" "1 1 0 0"
+}
+
+key_discard() {
+	end_batches queue_key discard "1 0 0 0" "1 0 0 0"
+}
+
+tp_apply() {
+	end_batches queue_tp apply "1 0 1 0" "1 0 1 1"
+}
+
+# The discard switches the tracepoint on its own: the registration stands.
+tp_discard() {
+	end_batches queue_tp discard "1 0 1 0" "1 0 1 1"
+}
+
+both_apply() {
+	end_batches "queue_key queue_tp" apply "1 0 1 0" "1 1 1 1"
 }
 
 skip_all() {
@@ -83,15 +122,20 @@ skip_all() {
 }
 
 ktap_print_header
+[ "$(id -u)" = 0 ] || skip_all "must run as root"
 [ -r /proc/modules ] || skip_all "no module support"
-modprobe $HOLD 2>/dev/null ||
+modprobe -n -q $HOLD ||
 	skip_all "no $HOLD module (CONFIG_TEST_STATIC_KEY_BATCH_UNLOAD=n?)"
-# After a failed step, end any open batch before unloading.
-trap 'step discard; rmmod $OWNER 2>/dev/null; rmmod $HOLD' EXIT
+if ! modprobe $HOLD; then
+	ktap_print_msg "modprobe $HOLD failed"
+	ktap_exit_fail_msg "cannot load $HOLD"
+fi
+trap 'cleanup; rmmod $HOLD' EXIT
 
-ktap_set_plan 2
-ktap_test_result "unload refused between queue and apply, then allowed" test_apply
-# A fresh holder: its hit count starts at 0 again.
-rmmod $HOLD && modprobe $HOLD
-ktap_test_result "unload refused between queue and discard, then allowed" test_discard
+ktap_set_plan 5
+run "static key batch: unload refused until the apply" key_apply
+run "static key batch: unload refused until the discard" key_discard
+run "tracepoint batch: unload refused until the apply" tp_apply
+run "tracepoint batch: unload refused until the discard" tp_discard
+run "both batches: unload refused until one apply" both_apply
 ktap_finished
