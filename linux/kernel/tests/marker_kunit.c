@@ -1203,7 +1203,7 @@ static void marker_batch_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.calls - before.calls, 0);
 	BATCH_EXPECT_COUNT(test, after.own_batches - before.own_batches, 1);
 	BATCH_EXPECT_COUNT(test, after.own_ipi_rounds - before.own_ipi_rounds, 3);
-	KUNIT_EXPECT_TRUE(test, list_empty(&batch.markers));
+	KUNIT_EXPECT_EQ(test, batch.nr, 0);
 	mk_hit_int(1);
 	mk_hit_int_again(2);
 	mk_hit_mixed(1, "x", 1);
@@ -1289,9 +1289,10 @@ static void marker_batch_replace_test(struct kunit *test)
 
 /*
  * Batches hold no lock: one task may keep two open, register without a
- * batch and walk the registry in between.  A marker another batch holds
- * is switched at once; a marker left without sites or probes is kept
- * until its batch is applied.
+ * batch and walk the registry in between.  A marker two batches hold is
+ * switched by the first applied, and the other finds nothing to do; a
+ * marker left without sites or probes is kept until its batch is
+ * applied.
  */
 static void marker_batch_two_test(struct kunit *test)
 {
@@ -1304,12 +1305,14 @@ static void marker_batch_two_test(struct kunit *test)
 							  NULL, mk_probe, &a),
 			0);
 	KUNIT_ASSERT_NOT_NULL(test, mk_find("marker_kunit_int"));
-	/* Held by the first batch: the second switches it at once. */
+	/* In both batches: the sites stay off until one is applied. */
 	KUNIT_ASSERT_EQ(test, mk_batch_swap(&second, &a, &b), 0);
 	mk_hit_int(1);
-	KUNIT_EXPECT_EQ(test, b.hits, 1);
-	KUNIT_EXPECT_TRUE(test, list_empty(&second.markers));
+	KUNIT_EXPECT_EQ(test, b.hits, 0);
+	KUNIT_EXPECT_EQ(test, second.nr, 2);
 	marker_batch_apply(&second);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
 
 	/* A pending marker, emptied, lives until its batch is applied. */
 	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&second,
@@ -1329,6 +1332,93 @@ static void marker_batch_two_test(struct kunit *test)
 	mk_hit_int(2);
 	KUNIT_EXPECT_EQ(test, a.hits, 0);
 	KUNIT_EXPECT_EQ(test, b.hits, 1);
+}
+
+/*
+ * A discarded batch switches each of its markers at once: the
+ * registrations made with it stand.
+ */
+static void marker_batch_discard_test(struct kunit *test)
+{
+	struct mk_probe_data a = { .id = 1 };
+	DEFINE_MARKER_BATCH(batch);
+
+	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&batch,
+							  "marker_kunit_int",
+							  NULL, mk_probe, &a),
+			0);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 0);
+	marker_batch_discard(&batch);
+	KUNIT_EXPECT_EQ(test, batch.nr, 0);
+	KUNIT_EXPECT_NULL(test, batch.markers);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister_batch(&batch,
+							    "marker_kunit_int",
+							    mk_probe, &a), 0);
+	marker_batch_discard(&batch);
+	marker_synchronize_unregister();
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+
+	/* A marker without sites is freed with the batch's last entry. */
+	KUNIT_ASSERT_EQ(test, marker_probe_register_batch(&batch,
+							  "marker_kunit_later",
+							  NULL, mk_probe, &a),
+			0);
+	KUNIT_ASSERT_EQ(test, marker_probe_unregister("marker_kunit_later",
+						      mk_probe, &a), 0);
+	KUNIT_EXPECT_NOT_NULL(test, mk_find("marker_kunit_later"));
+	marker_batch_discard(&batch);
+	KUNIT_EXPECT_NULL(test, mk_find("marker_kunit_later"));
+}
+
+/*
+ * Register a probe on marker_kunit_int with a batch on this frame, and
+ * return without ending it: the caller gets a copy, to end later.
+ */
+static noinline struct marker_batch mk_batch_leave(struct mk_probe_data *d,
+						   int *ret)
+{
+	DEFINE_MARKER_BATCH(batch);
+
+	*ret = marker_probe_register_batch(&batch, "marker_kunit_int", NULL,
+					   mk_probe, d);
+	return batch;
+}
+
+/*
+ * A batch left without an apply leaves no pointer to itself behind: a
+ * later batch at the same address (the same frame) still switches the
+ * marker when applied.
+ */
+static void marker_batch_left_test(struct kunit *test)
+{
+	struct mk_probe_data a = { .id = 1 }, b = { .id = 2 };
+	struct marker_batch left, later;
+	int ret;
+
+	left = mk_batch_leave(&a, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	later = mk_batch_leave(&b, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 0);
+	marker_batch_apply(&later);
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits, 1);
+	KUNIT_EXPECT_EQ(test, b.hits, 1);
+	marker_batch_discard(&left);
+
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      mk_probe, &a), 0);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister("marker_kunit_int",
+						      mk_probe, &b), 0);
+	marker_synchronize_unregister();
+	mk_hit_int(1);
+	KUNIT_EXPECT_EQ(test, a.hits + b.hits, 2);
 }
 
 static struct kunit_case marker_test_cases[] = {
@@ -1351,6 +1441,8 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_batch_test),
 	KUNIT_CASE(marker_batch_replace_test),
 	KUNIT_CASE(marker_batch_two_test),
+	KUNIT_CASE(marker_batch_discard_test),
+	KUNIT_CASE(marker_batch_left_test),
 	KUNIT_CASE_SLOW(marker_stress_test),
 	{}
 };
