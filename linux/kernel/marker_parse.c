@@ -135,16 +135,11 @@ static int marker_parse_conv(const char **pp, struct marker_conv *conv)
 	}
 }
 
-static bool marker_name_sep(char c)
-{
-	return c == ' ' || c == '=' || c == ':';
-}
-
 /*
  * Find the field name of the conversion at @end in the text [@from, @end):
- * the word before it and a separator ("pid=%d", "pid %d", "pid: %d"),
- * after a 0x prefix ("addr=0x%lx").  A word starting with a digit is a
- * value, not a name.
+ * the identifier written right before it with an '=' ("pid=%d"), or
+ * before "=0x" ("addr=0x%lx").  Nothing else names a field, so the text
+ * around a conversion can be reworded without renaming its field.
  */
 static void marker_conv_name(const char *from, const char *end,
 			     struct marker_conv *conv)
@@ -154,13 +149,11 @@ static void marker_conv_name(const char *from, const char *end,
 	conv->name = NULL;
 	conv->name_len = 0;
 	if (p - from >= 3 && (p[-1] == 'x' || p[-1] == 'X') && p[-2] == '0' &&
-	    marker_name_sep(p[-3]))
+	    p[-3] == '=')
 		p -= 2;
-	if (p == from || !marker_name_sep(p[-1]))
+	if (p == from || p[-1] != '=')
 		return;
-	while (p > from && marker_name_sep(p[-1]))
-		p--;
-	end = p;
+	end = --p;
 	while (p > from && (isalnum(p[-1]) || p[-1] == '_'))
 		p--;
 	if (p == end || isdigit(*p))
@@ -273,9 +266,10 @@ int marker_parse_format(const char *fmt, u8 *types, unsigned int max)
  * @buf: filled with the name, NUL-terminated
  * @size: room in @buf
  *
- * The field is named by the word written before the conversion and a
- * space, '=' or ':' ("pid=%d", "pid %d" and "pid: %d" name pid, and a
- * "0x" before the conversion is skipped); without one it is arg<nr>.
+ * The field is named by the identifier written right before the
+ * conversion with an '=' ("pid=%d" and "addr=0x%lx" name pid and addr);
+ * any other conversion is arg<nr>, whatever text surrounds it ("pid %d"
+ * and "pid: %d" are arg0), so that rewording a message renames no field.
  *
  * Context: Any.
  * Return: the length of the name, as snprintf().

@@ -41,8 +41,8 @@ enum marker_arg_type {
  * struct marker_conv - one conversion of a marker format
  * @start: its '%'
  * @len: its length, from the '%' to the conversion character
- * @name: the field name written before it ("pid=%d", "pid %d", "pid: %d"),
- *	not NUL-terminated; NULL if there is none
+ * @name: the field name written before it with an '=' ("pid=%d"), not
+ *	NUL-terminated; NULL if there is none
  * @name_len: length of @name
  * @type: enum marker_arg_type of its argument
  * @spec: the conversion character ('d', 'x', 's'...)

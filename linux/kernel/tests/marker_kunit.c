@@ -142,8 +142,9 @@ struct marker_name_case {
 static const struct marker_name_case marker_name_cases[] = {
 	{ "none", "%d %u", "arg0 arg1" },
 	{ "equals", "prev_pid=%d next_pid=%d", "prev_pid next_pid" },
-	{ "2.6.24 markers", "prev_pid %d next_pid %d", "prev_pid next_pid" },
-	{ "colon", "cpu: %u", "cpu" },
+	{ "2.6.24 markers: unnamed", "prev_pid %d next_pid %d", "arg0 arg1" },
+	{ "colon: unnamed", "cpu: %u", "arg0" },
+	{ "space after =: unnamed", "cpu= %u", "arg0" },
 	{ "0x prefix", "addr=0x%lx", "addr" },
 	{ "some named", "a=%d %d", "a arg1" },
 	{ "value, not a name", "took 5 %d", "arg0" },
@@ -151,6 +152,10 @@ static const struct marker_name_case marker_name_cases[] = {
 	{ "after %%", "100%% x=%d", "x" },
 	{ "after a conversion", "%d:%d", "arg0 arg1" },
 	{ "member", "prev->pid=%d", "pid" },
+	/* Rewording the text around a conversion renames no field. */
+	{ "reworded 1", "opened fd=%d of %s", "fd arg1" },
+	{ "reworded 2", "fd=%d: file %s was opened", "fd arg1" },
+	{ "reworded 3", "%s was opened as fd=%d", "arg0 fd" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(marker_name, marker_name_cases, name);
