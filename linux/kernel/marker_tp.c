@@ -17,7 +17,8 @@
  * and allocated, as long as its tracepoint exists, so a tracepoint probe
  * still running with the marker as data after its unregistration never
  * reads freed memory.  The markers of a module's tracepoints are unbound
- * when it goes, after tracepoint_synchronize_unregister().
+ * when it goes, and released after tracepoint_synchronize_unregister(),
+ * which runs without markers_mutex.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -40,10 +41,12 @@
  * struct marker_tp_mod - a loaded module that defines tracepoints
  * @list: link in marker_tp_mods, under markers_mutex
  * @mod: the module
+ * @going: its markers, held across the wait when it goes
  */
 struct marker_tp_mod {
 	struct list_head list;
 	struct module *mod;
+	struct marker **going;
 };
 
 static LIST_HEAD(marker_tp_mods);
@@ -237,6 +240,12 @@ VISIBLE_IF_KUNIT int marker_tp_module_coming(struct module *mod)
 	tm = kzalloc_obj(*tm);
 	if (!tm)
 		return -ENOMEM;
+	tm->going = kcalloc(mod->num_marker_tps, sizeof(*tm->going),
+			    GFP_KERNEL);
+	if (!tm->going) {
+		kfree(tm);
+		return -ENOMEM;
+	}
 	tm->mod = mod;
 
 	guard(mutex)(&markers_mutex);
@@ -262,10 +271,12 @@ VISIBLE_IF_KUNIT int marker_tp_module_coming(struct module *mod)
 
 /*
  * Disconnect the markers bound to @mod's tracepoints; their probes wait
- * for the name again.  A marker nothing else holds is released once no
- * tracepoint probe can still be running with it.  markers_mutex stays
- * held across that wait, so no probe can bind to a tracepoint of @mod
- * meanwhile; it is only waited for when one of them had probes.
+ * for the name again.  @mod leaves marker_tp_mods and its markers are
+ * unbound at once, under markers_mutex, so that no probe binds to its
+ * tracepoints any more; each stays held (holds) until no tracepoint
+ * probe can still be running with it as data.  That wait runs without
+ * markers_mutex, so registrations of other markers go on meanwhile; it
+ * is only waited for when one of them was connected.
  */
 VISIBLE_IF_KUNIT void marker_tp_module_going(struct module *mod)
 {
@@ -274,27 +285,34 @@ VISIBLE_IF_KUNIT void marker_tp_module_going(struct module *mod)
 	struct marker *m;
 	unsigned int i;
 
-	guard(mutex)(&markers_mutex);
-	tm = marker_tp_mod_find(mod);
-	if (!tm)
-		return;
-	for (i = 0; i < mod->num_marker_tps; i++) {
-		m = marker_lookup(mod->marker_tps[i].tp->name);
-		if (m && m->tp == &mod->marker_tps[i] && m->tp_connected) {
+	scoped_guard(mutex, &markers_mutex) {
+		tm = marker_tp_mod_find(mod);
+		if (!tm)
+			return;
+		list_del(&tm->list);
+		for (i = 0; i < mod->num_marker_tps; i++) {
+			m = marker_lookup(mod->marker_tps[i].tp->name);
+			if (!m || m->tp != &mod->marker_tps[i])
+				continue;
+			connected |= m->tp_connected;
 			marker_tp_disconnect(m);
-			connected = true;
+			marker_tp_unbind(m);
+			m->holds++;
+			tm->going[i] = m;
 		}
 	}
 	if (connected)
 		tracepoint_synchronize_unregister();
-	for (i = 0; i < mod->num_marker_tps; i++) {
-		m = marker_lookup(mod->marker_tps[i].tp->name);
-		if (!m || m->tp != &mod->marker_tps[i])
-			continue;
-		marker_tp_unbind(m);
-		marker_put(m);
+	scoped_guard(mutex, &markers_mutex) {
+		for (i = 0; i < mod->num_marker_tps; i++) {
+			m = tm->going[i];
+			if (!m)
+				continue;
+			m->holds--;
+			marker_put(m);
+		}
 	}
-	list_del(&tm->list);
+	kfree(tm->going);
 	kfree(tm);
 }
 

@@ -26,8 +26,11 @@
 #include "../marker_internal.h"
 
 #if defined(CONFIG_MARKERS_TRACEPOINTS) && defined(CONFIG_MODULES)
+#include <linux/completion.h>
 #include <linux/marker_tp.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate_trace.h>
 #include <linux/tracepoint.h>
 
 /*
@@ -654,8 +657,94 @@ static void marker_tracepoint_module_test(struct kunit *test)
 						      &p), 0);
 	KUNIT_EXPECT_NULL(test, mk_find(MK_LONE));
 }
+
+struct mk_going {
+	struct module *mod;
+	struct completion done;
+};
+
+/* A reader tracepoint_synchronize_unregister() waits for first. */
+static int mk_tp_reader_lock(void)
+{
+	rcu_read_lock_trace();
+	return 0;
+}
+
+static void mk_tp_reader_unlock(int idx)
+{
+	rcu_read_unlock_trace();
+}
+
+static int mk_going_fn(void *data)
+{
+	struct mk_going *g = data;
+
+	marker_tp_module_going(g->mod);
+	complete(&g->done);
+	return 0;
+}
+
+/*
+ * A module whose tracepoint has a marker probe goes while a tracepoint
+ * reader (held here) keeps the teardown waiting: markers_mutex is free
+ * during that wait, so other registrations go on.
+ */
+static void marker_tracepoint_going_test(struct kunit *test)
+{
+	struct mk_slots p = {};
+	struct task_struct *t;
+	const struct marker *m;
+	struct mk_going g;
+	bool locked = true;
+	int i, idx;
+
+	g.mod = kunit_kzalloc(test, sizeof(*g.mod), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g.mod);
+	strscpy(g.mod->name, "marker_kunit_standin", sizeof(g.mod->name));
+	g.mod->marker_tps = &mk_lone_entry;
+	g.mod->num_marker_tps = 1;
+	init_completion(&g.done);
+	KUNIT_ASSERT_EQ(test, marker_probe_register(MK_LONE, NULL, mk_slots_fn,
+						    &p), 0);
+	KUNIT_ASSERT_EQ(test, marker_tp_module_coming(g.mod), 0);
+	KUNIT_ASSERT_TRUE(test, mk_lone_enabled());
+	m = mk_find(MK_LONE);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+
+	idx = mk_tp_reader_lock();
+	t = kthread_run(mk_going_fn, &g, "marker_kunit_going");
+	if (IS_ERR(t)) {
+		mk_tp_reader_unlock(idx);
+		KUNIT_FAIL(test, "kthread_run: %pe", t);
+		return;
+	}
+	/* Until it disconnected the tracepoint and started waiting. */
+	for (i = 0; i < 500 && mk_lone_enabled(); i++)
+		msleep(10);
+	msleep(50);
+	if (mutex_trylock(&markers_mutex)) {
+		locked = false;
+		mutex_unlock(&markers_mutex);
+	}
+	mk_tp_reader_unlock(idx);
+	wait_for_completion(&g.done);
+	KUNIT_EXPECT_FALSE(test, mk_lone_enabled());
+	KUNIT_EXPECT_FALSE_MSG(test, locked,
+			       "markers_mutex held across the grace period");
+	/* The probe waits for the name again, its marker still listed. */
+	KUNIT_EXPECT_PTR_EQ(test, mk_find(MK_LONE), m);
+	KUNIT_EXPECT_NULL(test, m->tp);
+	KUNIT_EXPECT_EQ(test, marker_probe_unregister(MK_LONE, mk_slots_fn,
+						      &p), 0);
+	KUNIT_EXPECT_NULL(test, mk_find(MK_LONE));
+}
 #else
 static void marker_tracepoint_module_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_MARKERS_TRACEPOINTS and CONFIG_MODULES");
+}
+
+static void marker_tracepoint_going_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_MARKERS_TRACEPOINTS and CONFIG_MODULES");
 }
@@ -1435,6 +1524,7 @@ static struct kunit_case marker_test_cases[] = {
 	KUNIT_CASE(marker_slots_test),
 	KUNIT_CASE(marker_tracepoint_test),
 	KUNIT_CASE(marker_tracepoint_module_test),
+	KUNIT_CASE(marker_tracepoint_going_test),
 	KUNIT_CASE_PARAM(marker_register_test, marker_register_gen_params),
 	KUNIT_CASE(marker_unknown_unregister_test),
 	KUNIT_CASE(marker_order_test),
