@@ -2,17 +2,18 @@
 /*
  * Marker sites in a module.
  *
- * Opening <debugfs>/marker-example/trigger hits subsys_mark1 ("%d %p") and
- * subsys_mark4 (no arguments); reading it hits subsys_mark2 ("%s") and
- * subsys_mark3 ("%llu %lx").  Writing N to <debugfs>/marker-example/irq
- * hits example_irq ("%d %u": 1 in hardirq, 2 in softirq context, and
- * a sequence number) N times from a hard and N times from a soft hrtimer,
- * and returns once both have run.  Reading <debugfs>/marker-example/strings
- * hits example_str ("%d %s") with three bad strings: NULL, an address
- * nothing maps, and 512 bytes without a terminating NUL.  Reading
- * <debugfs>/marker-example/values hits example_packed ("%c %d %c %lld")
- * and example_wide ("%c %d %c %lld %u %lx") with fixed values, negative
- * ones and chars next to wider fields included.  While no probe
+ * Opening <debugfs>/marker-example/trigger hits subsys_mark1 ("nr=%d
+ * file=%p") and subsys_mark4 (no arguments); reading it hits subsys_mark2
+ * ("comm=%s") and subsys_mark3 ("reads=%llu count=%lx").  Writing N to
+ * <debugfs>/marker-example/irq hits example_irq ("ctx=%d seq=%u": 1 in
+ * hardirq, 2 in softirq context, and a sequence number) N times from a
+ * hard and N times from a soft hrtimer, and returns once both have run.
+ * Reading <debugfs>/marker-example/strings hits example_str ("nr=%d
+ * str=%s") with three bad strings: NULL, an address nothing maps, and 512
+ * bytes without a terminating NUL.  Reading <debugfs>/marker-example/values
+ * hits example_packed ("%c %d %c %lld", fields arg0 to arg3) and
+ * example_wide ("c1=%c i=%d c2=%c ll=%lld u=%u x=%lx") with fixed values,
+ * negative ones and chars next to wider fields included.  While no probe
  * is connected each site is a single NOP.  See probe-example.c for the
  * probe side.
  */
