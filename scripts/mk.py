@@ -339,10 +339,12 @@ def sync_stage(stage, src, base, deleted=()):
 def replace_file(s, d, text=None):
     """Write d as a new inode (temp file + rename): build copies of the
     base tree are hard links to it, and writing in place would change
-    the base tree too."""
+    the base tree too.  The new file's mtime is now, not its source's:
+    an object built since from other content must be rebuilt."""
     tmp = d + '.mk-tmp'
     if text is None:
         shutil.copy2(s, tmp)
+        os.utime(tmp)
     else:
         with open(tmp, 'w', encoding='utf-8') as f:
             f.write(text)

@@ -345,6 +345,19 @@ class LinkTreeTest(unittest.TestCase):
             mk.replace_file(os.path.join(base, f), os.path.join(src, f))
             self.assertEqual(mk.read(os.path.join(src, f)), 'base\n')
 
+    def test_replaced_file_is_newer_than_objects(self):
+        """A file replaced by content written before an object was built
+        from other content must still be newer than that object."""
+        with tempfile.TemporaryDirectory() as d:
+            s, dst, obj = (os.path.join(d, n) for n in ('s.c', 'd.c', 'd.o'))
+            for p, text in ((s, 'new\n'), (dst, 'old\n'), (obj, 'o\n')):
+                with open(p, 'w', encoding='utf-8') as fp:
+                    fp.write(text)
+            os.utime(s, (1000, 1000))
+            os.utime(obj, (2000, 2000))
+            mk.replace_file(s, dst)
+            self.assertGreater(os.stat(dst).st_mtime, os.stat(obj).st_mtime)
+
 
 class DeleteTest(unittest.TestCase):
     """A patch may delete a base file: the build copy loses it, the base
