@@ -30,7 +30,7 @@
 #include <linux/marker_tp.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/rcupdate_trace.h>
+#include <linux/srcu.h>
 #include <linux/tracepoint.h>
 
 /*
@@ -663,16 +663,19 @@ struct mk_going {
 	struct completion done;
 };
 
-/* A reader tracepoint_synchronize_unregister() waits for first. */
-static int mk_tp_reader_lock(void)
+/* A tracepoint reader, as a site holds: the teardown waits for it. */
+struct mk_tp_reader {
+	struct srcu_ctr __percpu *scp;
+};
+
+static void mk_tp_reader_lock(struct mk_tp_reader *r)
 {
-	rcu_read_lock_trace();
-	return 0;
+	r->scp = srcu_read_lock_fast(&tracepoint_srcu);
 }
 
-static void mk_tp_reader_unlock(int idx)
+static void mk_tp_reader_unlock(struct mk_tp_reader *r)
 {
-	rcu_read_unlock_trace();
+	srcu_read_unlock_fast(&tracepoint_srcu, r->scp);
 }
 
 static int mk_going_fn(void *data)
@@ -697,8 +700,9 @@ static void marker_tracepoint_going_test(struct kunit *test)
 	const struct marker *m;
 	bool unlocked = false;
 	unsigned long end;
+	struct mk_tp_reader r;
 	struct mk_going g;
-	int idx, ret = 0;
+	int ret = 0;
 
 	g.mod = kunit_kzalloc(test, sizeof(*g.mod), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, g.mod);
@@ -712,11 +716,11 @@ static void marker_tracepoint_going_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_ASSERT_EQ(test, marker_tp_module_coming(g.mod), 0);
 
-	idx = mk_tp_reader_lock();
+	mk_tp_reader_lock(&r);
 	t = kthread_run(mk_going_fn, &g, "marker_kunit_going");
 	if (IS_ERR(t)) {
 		/* Undo by hand: the stand-in must not stay listed. */
-		mk_tp_reader_unlock(idx);
+		mk_tp_reader_unlock(&r);
 		marker_tp_module_going(g.mod);
 		marker_probe_unregister(MK_LONE, mk_slots_fn, &p);
 		KUNIT_FAIL(test, "kthread_run: %pe", t);
@@ -730,13 +734,13 @@ static void marker_tracepoint_going_test(struct kunit *test)
 			mutex_unlock(&markers_mutex);
 		}
 		if (!unlocked)
-			msleep(10);
+			msleep(20);
 	}
 	/* Still waiting for the reader, and a registration goes through. */
 	KUNIT_EXPECT_FALSE(test, completion_done(&g.done));
 	if (unlocked)
 		ret = marker_probe_register(MK_LONE, NULL, mk_slots_fn, &q);
-	mk_tp_reader_unlock(idx);
+	mk_tp_reader_unlock(&r);
 	wait_for_completion(&g.done);
 	KUNIT_EXPECT_TRUE_MSG(test, unlocked,
 			      "markers_mutex held across the grace period");
