@@ -208,7 +208,7 @@ def fmt(v, nd=2):
     return f'{v:.{nd}f}'
 
 
-def table(rows, guest_unit):
+def table(rows, guest_unit, vulns='', user_extra=''):
     lines = []
     w = (7, 26, 10, 12, 10, 11)
 
@@ -318,6 +318,10 @@ def table(rows, guest_unit):
                 lines.append(f'  {r["variant"]:24s} UP {fmt(r["value"] - ub):>8s}   '
                              f'SMP(2) {fmt(smp - rb if smp is not None and rb is not None else None):>8s}')
     lines.append('')
+    lines += mitigations_table(rows, vulns)
+    lines.append('')
+    lines += user_table(rows, user_extra)
+    lines.append('')
     lines += macro_table(rows)
     lines.append('')
     lines.append('claims (issue 5 "done when"), from the figures above:')
@@ -376,6 +380,10 @@ def claims(rows):
           1, lambda a, b: round(a) <= b)
     claim('MARK on (1 empty probe) <= tracepoint with 1 empty probe',
           g('on', 'mark_1probe_empty'), g('on', 'tracepoint_1probe_empty'),
+          lambda a, b: a <= b)
+    claim('the same with retpolines and call depth tracking on',
+          g(MIT_CASE + 'on', 'mark_1probe_empty', MIT),
+          g(MIT_CASE + 'on', 'tracepoint_1probe_empty', MIT),
           lambda a, b: a <= b)
     rb = g('record', 'nothing') or 0
     rm, rt, rp = g('record', 'mark'), g('record', 'tracepoint'), g('record', 'trace_printk')
@@ -494,6 +502,10 @@ def main():
                               '\n' + mk.console_tail(text))
     rows += parse_csv(mk.read(csv_up), 'guest-up')
     rows += macro_case(opts)
+    mit_rows, vulns = mitigations_case(opts)
+    rows += mit_rows
+    user_rows, user_extra = user_case(opts)
+    rows += user_rows
     rows += run_host_prog(exe)
     rows += size_case(os.path.join(mk.OBJ, 'samples', 'markers', 'marker-bench.o'))
     tsc_khz = val(rows, 'guest', 'meta', 'tsc_khz')
@@ -511,7 +523,7 @@ def main():
             'mode': 'kvm' if kvm() else 'tcg -icount shift=0',
             'guest_unit': guest_unit, 'host_unit': 'TSC cycles per iteration',
             'host_cpu': host_cpu(), 'elapsed_s': None}
-    tab = table(rows, guest_unit)
+    tab = table(rows, guest_unit, vulns, user_extra)
     unit = 'cycles' if kvm() else 'instructions'
     plotted = svg_plot(rows, os.path.join(out, 'flip.svg'), unit)
     meta['elapsed_s'] = round(time.time() - t0)
@@ -527,6 +539,149 @@ def main():
     mk.log(f'results: {os.path.relpath(out, ROOT)}/results.csv, results.json' +
            (', flip.svg' if plotted else '') + f'; make bench took {meta["elapsed_s"]}s')
     return 0
+
+
+# The mitigations kernel: bench.config plus bench-mitigations.config in
+# obj-mitigations, booted on a CPU model for which the kernel takes the
+# retpoline and call depth tracking choices when asked.
+MIT = 'guest-mitigations'
+MIT_CASE = 'mitigations_'
+MIT_CPU = 'Skylake-Client'
+MIT_APPEND = ('kunit.enable=0', 'spectre_v2=retpoline', 'retbleed=stuff')
+
+
+def mitigations_case(opts):
+    obj = os.path.join(mk.B, 'obj-mitigations')
+    mk.step_config(extra=('bench.config', 'bench-mitigations.config'), obj=obj,
+                   strict=False)
+    mk.step_build(obj=obj, logname='build-mitigations')
+    qemu = ' '.join(filter(None, [opts, '-cpu ' + MIT_CPU]))
+    out, problems, text = mk.step_boot(mk.guest('bench.sh', '/tmp/results', mk.KSFT),
+                                       'bench-mitigations', cpus=2, qemu_opts=qemu,
+                                       append=MIT_APPEND, obj=obj)
+    csv = os.path.join(out, 'bench.csv')
+    if problems or not os.path.exists(csv):
+        raise mk.HarnessError('bench guest (mitigations) failed: ' +
+                              '; '.join(problems or ['no bench.csv']) +
+                              '\n' + mk.console_tail(text))
+    vf = os.path.join(out, 'vulnerabilities.txt')
+    vulns = mk.read(vf) if os.path.exists(vf) else ''
+    rows = parse_csv(mk.read(csv), MIT)
+    # The same rows as the bench kernel's: a case of their own.
+    for r in rows:
+        r['case'] = MIT_CASE + r['case'] if r['case'] == 'on' else r['case']
+    return rows, vulns
+
+
+def mitigations_table(rows, vulns):
+    lines = [f'on, mitigations kernel (configs/bench-mitigations.config, -cpu {MIT_CPU}, '
+             f'{" ".join(MIT_APPEND[1:])}; guest instructions, which understate '
+             'what a retpoline costs in cycles)']
+    on = sorted({r['variant'] for r in rows if r['source'] == MIT and
+                 r['case'] == MIT_CASE + 'on' and r['unit'] == 'tsc'},
+                key=lambda v: (not v.startswith('mark'), v))
+    if not on:
+        return lines + ['  not measured']
+    for v in on:
+        lines.append(f'  {v:26s} {fmt(val(rows, MIT, MIT_CASE + "on", v)):>10s}   '
+                     f'(bench kernel {fmt(val(rows, "guest", "on", v))})')
+    lines.append('  /sys/devices/system/cpu/vulnerabilities in that guest:')
+    for v in vulns.strip().splitlines():
+        lines.append('    ' + v.replace('/sys/devices/system/cpu/vulnerabilities/', ''))
+    return lines
+
+
+# The in-tree user: the 9p virtio transport's markers, against the same
+# bench kernel without that patch (obj-before).
+USER_PATCH = '26-9p-markers.patch'
+USER_OBJ = 'net/9p/trans_virtio.o'
+
+
+def build_without(patch, name):
+    """The bench tree and .config without @patch (reversed), built in
+    obj-<name>, as build_marked() builds with its patch."""
+    obj = os.path.join(mk.B, 'obj-' + name)
+    times = {f: os.stat(os.path.join(mk.SRC, f)) for f in mk.patch_files(patch)}
+    mk.run(['patch', '-R', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch], cwd=mk.SRC)
+    try:
+        os.makedirs(obj, exist_ok=True)
+        shutil.copyfile(os.path.join(mk.OBJ, '.config'), os.path.join(obj, '.config'))
+        mk.run(['make', '-C', mk.SRC, f'O={obj}', 'olddefconfig'],
+               logfile=os.path.join(mk.LOGS, name + '-config.log'))
+        mk.step_build(obj=obj, kselftests=False, logname='build-' + name)
+    finally:
+        mk.run(['patch', '-p1', '-s', '--no-backup-if-mismatch', '-i', patch], cwd=mk.SRC)
+        for f, st in times.items():
+            os.utime(os.path.join(mk.SRC, f), ns=(st.st_atime_ns, st.st_mtime_ns))
+    return obj
+
+
+def text_bytes(obj):
+    """Bytes of the code sections (.text*) of an object file."""
+    total = 0
+    for line in mk.output(['size', '-A', obj]).splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[0].startswith('.text') and f[1].isdigit():
+            total += int(f[1])
+    return total
+
+
+def user_case(opts):
+    """Case user: rows 'user,<kernel>_<state>,<rep>,ns' and the size rows."""
+    patch = bases.patch_path(mk.BASE, USER_PATCH)
+    if not os.path.isfile(patch):
+        return [{'source': 'guest', 'case': 'user', 'variant': 'all', 'n': 0, 'value': 0,
+                 'unit': f'skip:no {USER_PATCH}'}], ''
+    loop = os.path.join(mk.B, 'host', 'fsync_loop')
+    mk.run(['gcc', '-O2', '-Wall', '-o', loop,
+            os.path.join(ROOT, 'scripts', 'bench', 'fsync_loop.c')],
+           logfile=os.path.join(mk.LOGS, 'fsync_loop-build.log'))
+    rows = []
+    extra = ''
+    for label, obj in (('before', build_without(patch, 'before')), ('after', mk.OBJ)):
+        out, problems, text = mk.step_boot(mk.guest('user.sh', '/tmp/results', mk.KSFT,
+                                                    label, loop),
+                                           'user-' + label, cpus=2, qemu_opts=opts,
+                                           append=('kunit.enable=0',), obj=obj)
+        csv = os.path.join(out, 'user.csv')
+        if problems or not os.path.exists(csv):
+            raise mk.HarnessError(f'user guest ({label}) failed: ' + '; '.join(problems) +
+                                  '\n' + mk.console_tail(text))
+        rows += parse_csv(mk.read(csv), 'guest')
+        rows.append({'source': 'host-obj', 'case': 'user_size', 'variant': label, 'n': 0,
+                     'value': text_bytes(os.path.join(obj, USER_OBJ)), 'unit': 'bytes'})
+        for state in ('off', 'events'):
+            vals = [r['value'] for r in rows if r['source'] == 'guest' and
+                    r['case'] == 'user' and r['variant'] == f'{label}_{state}' and
+                    r['unit'] == 'ns']
+            if vals:
+                rows.append({'source': 'guest', 'case': 'user',
+                             'variant': f'{label}_{state}_median', 'n': 0,
+                             'value': statistics.median(vals), 'unit': 'ns'})
+        for f in ('user-hist.txt', 'user-trace.txt'):
+            if os.path.exists(os.path.join(out, f)):
+                extra += mk.read(os.path.join(out, f))
+    return rows, extra
+
+
+def user_table(rows, extra):
+    lines = [f'user: the 9p virtio transport\'s markers ({USER_PATCH}); guest ns per '
+             'fsync() of a file on the 9p root (median of the reps), and the text of '
+             f'{USER_OBJ}']
+    for v in ('before_off', 'after_off', 'after_events'):
+        vals = [r['value'] for r in rows if r['source'] == 'guest' and r['case'] == 'user'
+                and r['variant'] == v and r['unit'] == 'ns']
+        lines.append(f'  {v:14s} {fmt(statistics.median(vals) if vals else None):>10s}'
+                     f'   ({len(vals)} reps)')
+    for v in ('before', 'after'):
+        lines.append(f'  text {v:9s} {fmt(val(rows, "host-obj", "user_size", v)):>10s} bytes')
+    for r in rows:
+        if r['case'] == 'user' and r['unit'].startswith('skip:'):
+            lines.append(f'  skipped {r["variant"]}: {r["unit"][5:]}')
+    if extra:
+        lines.append('  what a user gets (the histogram and trace lines of the after guest):')
+        lines += ['    ' + x for x in extra.rstrip().splitlines()]
+    return lines
 
 
 def build_marked():

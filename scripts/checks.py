@@ -183,8 +183,10 @@ def fill_figures(c, text, strict=True):
     res = bench_results(c)
 
     def row(case, variant, n):
-        for r in res['rows']:
-            if (r['source'] == 'guest' and r['case'] == case and r['variant'] == variant and
+        # The main guest's row first, then another kernel's (mitigations)
+        # or a host-side one (object sizes).
+        for r in sorted(res['rows'], key=lambda r: r['source'] != 'guest'):
+            if (r['case'] == case and r['variant'] == variant and
                     (n is None or r['n'] == int(n))):
                 return r['value']
         raise c.HarnessError(f'cover letter: make bench has no {case},{variant},{n} row')

@@ -13,6 +13,8 @@ CSV=$OUT/bench.csv
 exec > >(tee "$OUT/bench.log") 2>&1
 
 echo "== booted: $(uname -r), $(nproc) CPUs"
+# What the kernel mitigates on this CPU model, beside the figures.
+grep . /sys/devices/system/cpu/vulnerabilities/* > "$OUT/vulnerabilities.txt" 2>&1
 start=$(date +%s)
 # The kprobe case at load measures a plain int3 kprobe; the optimized
 # (jump) kprobe is measured again below.
