@@ -15,13 +15,15 @@
  * marker's current array, so it is right with any array.  A probe is
  * right only with an array whose first entry is that probe and its data:
  *
- *  - before an array is published whose first entry is not the one the
- *    static calls target, they are retargeted to the iterator at once
- *    (marker_call_publish()); this happens only while a marker batch
- *    still has to apply a change of target;
+ *  - before an array is published that is not the one probe the static
+ *    calls target, they are retargeted to the iterator at once
+ *    (marker_call_publish()): when a second probe joins, and when a
+ *    marker batch still has to apply a change of target;
  *  - replacing an array by one with another first entry, or by none,
- *    starts a grace period of the sites' read side (@call_cookie):
- *    sites still holding the old array end within it;
+ *    starts a grace period of the sites' read side once the new array
+ *    is published (@call_cookie, marker_call_published()): sites still
+ *    holding the old array end within it, and sites entering later see
+ *    the new one;
  *  - a probe becomes the target only once that grace period has ended.
  *    The registry never waits for it under markers_mutex: until it ends,
  *    the sites call the iterator, and a work item waits for it with no
@@ -176,8 +178,6 @@ void marker_call_queue(struct static_key_batch *batch, struct marker *m)
  */
 void marker_call_publish(struct marker *m, struct marker_funcs *new)
 {
-	struct marker_funcs *old = marker_funcs_get(m);
-
 	if (marker_call_direct(m) && new &&
 	    (new->nr != 1 || new->f[0].probe != m->live_call ||
 	     new->f[0].data != m->live_data)) {
@@ -186,6 +186,22 @@ void marker_call_publish(struct marker *m, struct marker_funcs *new)
 		marker_call_retarget(&now, m, marker_probe_iterate, NULL);
 		static_key_batch_apply(&now);
 	}
+}
+
+/**
+ * marker_call_published - start the grace period an array change needs
+ * @m: the marker
+ * @old: the probe array @new replaced
+ * @new: the probe array just published to the marker and its sites
+ *
+ * A poll cookie covers the readers that began before it was taken, so it
+ * is taken once no new reader can fetch @old.
+ *
+ * Context: markers_mutex held.
+ */
+void marker_call_published(struct marker *m, struct marker_funcs *old,
+			   struct marker_funcs *new)
+{
 	if (old && (!new || new->f[0].probe != old->f[0].probe ||
 		    new->f[0].data != old->f[0].data)) {
 		m->call_cookie = marker_call_gp_start();
@@ -200,7 +216,9 @@ void marker_call_publish(struct marker *m, struct marker_funcs *new)
  *
  * The static call of a module's sites starts NULL; it gets what the
  * other sites of the marker call, which is right for every array the
- * sites may hold, or, for the first site, what the marker's probes ask.
+ * sites may hold.  The first site of a marker (none is left of the
+ * modules whose sites set the target before) gets what the marker's
+ * probes ask now.
  *
  * Context: markers_mutex held.
  */
@@ -209,10 +227,13 @@ void marker_call_site_add(struct static_key_batch *batch,
 {
 	struct marker *m = site->marker;
 
-	if (m->live_call)
-		marker_call_site_queue(batch, site, m->live_call);
-	else
+	if (list_is_singular(&m->sites)) {
+		m->live_call = NULL;
+		m->live_data = NULL;
 		marker_call_queue(batch, m);
+	} else if (m->live_call) {
+		marker_call_site_queue(batch, site, m->live_call);
+	}
 }
 
 /*

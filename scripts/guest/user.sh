@@ -32,7 +32,10 @@ run() {
 grep -q ' 9p ' /proc/mounts || echo "user,$LABEL,0,0,skip:root is not 9p" >> "$CSV"
 run off
 if [ -d "$T/events/markers/p9_virtio_request" ]; then
-	echo 'markers:p9_virtio_*' > "$T/set_event"
+	for e in "$T"/events/markers/p9_virtio_*/enable; do
+		echo 1 > "$e" || echo "user,${LABEL}_events,0,0,skip:cannot enable ${e#$T/}" >> "$CSV"
+	done
+	echo > "$T/trace"
 	run events
 	echo 'hist:keys=type:vals=hitcount,size:sort=type' > \
 		"$T/events/markers/p9_virtio_request/trigger"
@@ -40,7 +43,9 @@ if [ -d "$T/events/markers/p9_virtio_request" ]; then
 	cat "$T/events/markers/p9_virtio_request/hist" > "$OUT/user-hist.txt"
 	echo '!hist:keys=type:vals=hitcount,size:sort=type' > \
 		"$T/events/markers/p9_virtio_request/trigger"
-	echo > "$T/set_event"
+	for e in "$T"/events/markers/p9_virtio_*/enable; do
+		echo 0 > "$e"
+	done
 	timeout 5 cat "$T/trace_pipe" | head -n 8 > "$OUT/user-trace.txt"
 	echo "== $(wc -l < "$OUT/user-hist.txt") histogram lines"
 elif [ "$LABEL" = after ]; then

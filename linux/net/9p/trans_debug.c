@@ -20,20 +20,24 @@
 
 #include "trans_debug.h"
 
-static const char * const p9_trans_markers[] = {
-	"p9_virtio_request",
-	"p9_virtio_retry",
-	"p9_virtio_add_failed",
-	"p9_virtio_kicked",
-	"p9_virtio_done",
+static const struct {
+	const char *name;
+	const char *format;
+} p9_trans_markers[] = {
+	{ "p9_virtio_request",		P9_VIRTIO_REQUEST_FMT },
+	{ "p9_virtio_retry",		P9_VIRTIO_RETRY_FMT },
+	{ "p9_virtio_add_failed",	P9_VIRTIO_ADD_FAILED_FMT },
+	{ "p9_virtio_kicked",		P9_VIRTIO_KICKED_FMT },
+	{ "p9_virtio_done",		P9_VIRTIO_DONE_FMT },
 };
 
 static DEFINE_MUTEX(p9_trans_debug_mutex);
 static bool p9_trans_debug_on;
 
 /*
- * Log a hit with the marker's own text.  The transport's formats convert
- * integers only (%u, %d), all of them of 32 bits at most.
+ * Log a hit with the marker's own text.  The probe is registered with
+ * the formats above, which convert 32-bit integers only (%u, %d), so a
+ * marker of the same name with another format does not connect.
  */
 static void p9_trans_log_fn(void *data, const struct marker *m,
 			    const u64 *args)
@@ -48,13 +52,16 @@ static void p9_trans_log_fn(void *data, const struct marker *m,
 			buf[len++] = *p++;
 			continue;
 		}
-		p += strcspn(p, "diux") + 1;
+		p += strcspn(p, "diu");
+		if (!*p)
+			break;
 		if (m->types[i] == MARKER_ARG_S32)
 			len += scnprintf(buf + len, sizeof(buf) - len, "%d",
 					 (int)args[i]);
 		else
 			len += scnprintf(buf + len, sizeof(buf) - len, "%u",
 					 (unsigned int)args[i]);
+		p++;
 		i++;
 	}
 	buf[len] = '\0';
@@ -79,13 +86,14 @@ void p9_trans_debug(bool on)
 		return;
 	for (i = 0; i < ARRAY_SIZE(p9_trans_markers); i++) {
 		if (on) {
-			ret = marker_probe_register(p9_trans_markers[i], NULL,
+			ret = marker_probe_register(p9_trans_markers[i].name,
+						    p9_trans_markers[i].format,
 						    p9_trans_log, NULL);
 			if (ret)
 				pr_warn("cannot log %s: %d\n",
-					p9_trans_markers[i], ret);
+					p9_trans_markers[i].name, ret);
 		} else {
-			marker_probe_unregister(p9_trans_markers[i],
+			marker_probe_unregister(p9_trans_markers[i].name,
 						p9_trans_log, NULL);
 		}
 	}
