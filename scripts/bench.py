@@ -322,6 +322,8 @@ def table(rows, guest_unit, vulns='', user_extra=''):
     lines.append('')
     lines += user_table(rows, user_extra)
     lines.append('')
+    lines += scale_table(rows)
+    lines.append('')
     lines += macro_table(rows)
     lines.append('')
     lines.append('claims (issue 5 "done when"), from the figures above:')
@@ -402,6 +404,12 @@ def claims(rows):
         claim(f'macro {b}: markers placed, no probe, |delta| < 1% (percent)',
               abs(100 * (m - u) / u) if m is not None and u else None, 1,
               lambda a, b: a < b)
+    for op in SCALE_OPS:
+        m = [x for _, _, x in scale_marginal(rows, op)]
+        ok = [x for x in m if x is not None and x > 0]
+        claim(f'scale {op}: marginal cost per marker within 2x from N=10 to 10000 '
+              '(max/min of the marginals)',
+              max(ok) / min(ok) if len(ok) == len(m) else None, 2, lambda a, b: a <= b)
     # The flip rows count two batches: enable all, then disable all.
     r1000 = val(rows, 'guest', 'flip', 'batch_ipi_rounds', 1000)
     claim('batch of 1000 keys = 3 IPI rounds (per batch)',
@@ -506,6 +514,7 @@ def main():
     rows += mit_rows
     user_rows, user_extra = user_case(opts)
     rows += user_rows
+    rows += scale_case(opts)
     rows += run_host_prog(exe)
     rows += size_case(os.path.join(mk.OBJ, 'samples', 'markers', 'marker-bench.o'))
     tsc_khz = val(rows, 'guest', 'meta', 'tsc_khz')
@@ -684,6 +693,56 @@ def user_table(rows, extra):
     if extra:
         lines.append('  what a user gets (the histogram and trace lines of the after guest):')
         lines += ['    ' + x for x in extra.rstrip().splitlines()]
+    return lines
+
+
+# Case scale: N markers in a generated module, per operation.
+SCALE_NS = (10, 100, 1000, 10000)
+SCALE_OPS = ('load', 'enable', 'disable', 'unload')
+
+
+def scale_case(opts):
+    """Rows 'scale,<op>,<N>,ns' from modules scripts/bench/gen_scale.py
+    writes and this kernel's tree builds (M=)."""
+    d = os.path.join(mk.B, 'scale')
+    mk.run([sys.executable, os.path.join(ROOT, 'scripts', 'bench', 'gen_scale.py'), d] +
+           [str(n) for n in SCALE_NS])
+    mk.kmake(f'M={d}', 'modules', logname='scale-build')
+    opts = opts and opts.replace('shift=0', 'shift=0,sleep=off')
+    out, problems, text = mk.step_boot(mk.guest('scale.sh', '/tmp/results', mk.KSFT, d,
+                                                *[str(n) for n in SCALE_NS]),
+                                       'scale', cpus=2, qemu_opts=opts,
+                                       append=('kunit.enable=0',))
+    csv = os.path.join(out, 'scale.csv')
+    if problems or not os.path.exists(csv):
+        raise mk.HarnessError('scale guest failed: ' + '; '.join(problems) +
+                              '\n' + mk.console_tail(text))
+    return parse_csv(mk.read(csv), 'guest')
+
+
+def scale_marginal(rows, op):
+    """(N1, N2, guest ns per marker between consecutive N)."""
+    res = []
+    for n1, n2 in zip(SCALE_NS, SCALE_NS[1:]):
+        a, b = val(rows, 'guest', 'scale', op, n1), val(rows, 'guest', 'scale', op, n2)
+        res.append((n1, n2, (b - a) / (n2 - n1) if a is not None and b is not None else None))
+    return res
+
+
+def scale_table(rows):
+    lines = ['scale: a module with N markers (scripts/bench/gen_scale.py), guest ns '
+             '(instructions) per operation; marginal = ns per marker between '
+             'consecutive N']
+    lines.append('  ' + 'op'.ljust(8) + ''.join(f'N={n}'.rjust(13) for n in SCALE_NS) +
+                 ''.join(f'{a}->{b}'.rjust(12) for a, b in zip(SCALE_NS, SCALE_NS[1:])))
+    for op in SCALE_OPS:
+        vals = [fmt(val(rows, 'guest', 'scale', op, n), 0) for n in SCALE_NS]
+        marg = [fmt(m, 0) for _, _, m in scale_marginal(rows, op)]
+        lines.append('  ' + op.ljust(8) + ''.join(v.rjust(13) for v in vals) +
+                     ''.join(m.rjust(12) for m in marg))
+    for r in rows:
+        if r['case'] == 'scale' and r['unit'].startswith('skip:'):
+            lines.append(f'  skipped {r["variant"]} N={r["n"]}: {r["unit"][5:]}')
     return lines
 
 

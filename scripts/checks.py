@@ -259,14 +259,17 @@ def series_patches(out):
 
 
 def series_c_files(c):
-    """Every C file the series adds or changes, selftests left out."""
+    """Every C file of the kernel the series adds or changes: selftests and
+    host programs (scripts/, tools/: modpost) left out, as W=1, sparse and
+    coccicheck build kernel objects."""
     files = []
     for cm in c.load_series():
         files += [f for f in cm.files if f.endswith('.c')]
         for p in cm.patches:
             files += [f for f in c.patch_files(bases.patch_path(c.BASE, p))
                       if f.endswith('.c')]
-    return [f for f in dict.fromkeys(files) if 'selftests' not in f]
+    return [f for f in dict.fromkeys(files)
+            if 'selftests' not in f and not f.startswith(('scripts/', 'tools/'))]
 
 
 def touched_c_files(c):

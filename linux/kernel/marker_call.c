@@ -15,16 +15,22 @@
  * marker's current array, so it is right with any array.  A probe is
  * right only with an array whose first entry is that probe and its data:
  *
- *  - before an array is published that is not the one probe the static
- *    calls target, they are retargeted to the iterator at once
- *    (marker_call_publish()): when a second probe joins, and when a
- *    marker batch still has to apply a change of target;
- *  - replacing an array by one with another first entry, or by none,
+ *  - before an array is published whose first entry is not the probe
+ *    the static calls target, they are retargeted to the iterator at
+ *    once (marker_call_publish()): only while a marker batch still has
+ *    to apply a change of target.  A probe joining another is called
+ *    once the static calls move to the iterator, in the batch that
+ *    switches the marker (at once without a marker batch);
+ *  - publishing an array whose first entry differs from that of the
+ *    last array published before it (@first_probe, @first_data; an
+ *    empty array has none and changes nothing: its sites call nothing)
  *    starts a grace period of the sites' read side once the new array
  *    is published (@call_cookie, marker_call_published()): sites still
- *    holding the old array end within it, and sites entering later see
- *    the new one;
+ *    holding an array with another first entry end within it, and sites
+ *    entering later see the new one;
  *  - a probe becomes the target only once that grace period has ended.
+ *    Re-enabling the probe a marker had before, with the same data, as
+ *    the trace event of a marker does, waits for nothing.
  *    The registry never waits for it under markers_mutex: until it ends,
  *    the sites call the iterator, and a work item waits for it with no
  *    lock held, then retargets every marker that was waiting in one
@@ -179,7 +185,7 @@ void marker_call_queue(struct static_key_batch *batch, struct marker *m)
 void marker_call_publish(struct marker *m, struct marker_funcs *new)
 {
 	if (marker_call_direct(m) && new &&
-	    (new->nr != 1 || new->f[0].probe != m->live_call ||
+	    (new->f[0].probe != m->live_call ||
 	     new->f[0].data != m->live_data)) {
 		DEFINE_STATIC_KEY_BATCH(now);
 
@@ -191,22 +197,25 @@ void marker_call_publish(struct marker *m, struct marker_funcs *new)
 /**
  * marker_call_published - start the grace period an array change needs
  * @m: the marker
- * @old: the probe array @new replaced
  * @new: the probe array just published to the marker and its sites
  *
  * A poll cookie covers the readers that began before it was taken, so it
- * is taken once no new reader can fetch @old.
+ * is taken once no new reader can fetch an older array.
  *
  * Context: markers_mutex held.
  */
-void marker_call_published(struct marker *m, struct marker_funcs *old,
-			   struct marker_funcs *new)
+void marker_call_published(struct marker *m, struct marker_funcs *new)
 {
-	if (old && (!new || new->f[0].probe != old->f[0].probe ||
-		    new->f[0].data != old->f[0].data)) {
+	if (!new || (new->f[0].probe == m->first_probe &&
+		     new->f[0].data == m->first_data))
+		return;
+	/* Sites may hold arrays with the earlier first entry. */
+	if (m->first_probe) {
 		m->call_cookie = marker_call_gp_start();
 		m->call_wait = true;
 	}
+	m->first_probe = new->f[0].probe;
+	m->first_data = new->f[0].data;
 }
 
 /**
@@ -263,11 +272,13 @@ static void marker_call_upgrade(struct work_struct *work)
 /**
  * marker_call_flush - wait until no marker waits to call its probe directly
  *
- * For tests.
+ * For tests.  Once every grace period a marker waits for has ended, the
+ * work item finds them all ended and does not queue itself again.
  *
  * Context: Process context, may sleep; markers_mutex not held.
  */
 void marker_call_flush(void)
 {
+	marker_synchronize_unregister();
 	flush_work(&marker_upgrade_work);
 }
