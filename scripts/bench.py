@@ -482,6 +482,22 @@ def svg_plot(rows, path, unit):
     return True
 
 
+def boot_csv(script, name, csv, opts, args=(), obj=None, cpus=2,
+             append=('kunit.enable=0',)):
+    """Boot @obj's kernel running scripts/guest/@script; return its
+    output dir and the text of the @csv it wrote, or raise."""
+    out, problems, text = mk.step_boot(mk.guest(script, '/tmp/results', mk.KSFT, *args),
+                                       name, cpus=cpus, qemu_opts=opts, append=append,
+                                       obj=obj or mk.OBJ)
+    path = os.path.join(out, csv)
+    if problems or not os.path.exists(path):
+        err = os.path.join(out, 'bench.err')
+        why = problems + ([mk.read(err).strip()] if os.path.exists(err) else [])
+        raise mk.HarnessError(f'{name} guest failed: ' + '; '.join(why or ['no ' + csv]) +
+                              '\n' + mk.console_tail(text))
+    return out, mk.read(path)
+
+
 def main():
     t0 = time.time()
     mk.step_deps()
@@ -490,25 +506,11 @@ def main():
     mk.step_build()
     exe = build_host_prog()
     opts = None if kvm() else '-icount shift=0'
-    out, problems, text = mk.step_boot(mk.guest('bench.sh', '/tmp/results', mk.KSFT),
-                                       'bench', cpus=2, qemu_opts=opts,
-                                       append=('kunit.enable=0',))
-    csv = os.path.join(out, 'bench.csv')
-    if problems or not os.path.exists(csv):
-        err = os.path.join(out, 'bench.err')
-        why = problems + ([mk.read(err).strip()] if os.path.exists(err) else [])
-        raise mk.HarnessError('bench guest failed: ' + '; '.join(why or ['no bench.csv']) +
-                              '\n' + mk.console_tail(text))
-    rows = parse_csv(mk.read(csv), 'guest')
+    out, text = boot_csv('bench.sh', 'bench', 'bench.csv', opts)
+    rows = parse_csv(text, 'guest')
     # The seeds' UP vs SMP comparison: the same run on one vCPU.
-    out_up, problems, text = mk.step_boot(mk.guest('bench.sh', '/tmp/results', mk.KSFT),
-                                          'bench-up', cpus=1, qemu_opts=opts,
-                                          append=('kunit.enable=0',))
-    csv_up = os.path.join(out_up, 'bench.csv')
-    if problems or not os.path.exists(csv_up):
-        raise mk.HarnessError('bench guest (1 vCPU) failed: ' + '; '.join(problems) +
-                              '\n' + mk.console_tail(text))
-    rows += parse_csv(mk.read(csv_up), 'guest-up')
+    _, text = boot_csv('bench.sh', 'bench-up', 'bench.csv', opts, cpus=1)
+    rows += parse_csv(text, 'guest-up')
     rows += macro_case(opts)
     mit_rows, vulns = mitigations_case(opts)
     rows += mit_rows
@@ -565,17 +567,11 @@ def mitigations_case(opts):
                    strict=False)
     mk.step_build(obj=obj, logname='build-mitigations')
     qemu = ' '.join(filter(None, [opts, '-cpu ' + MIT_CPU]))
-    out, problems, text = mk.step_boot(mk.guest('bench.sh', '/tmp/results', mk.KSFT),
-                                       'bench-mitigations', cpus=2, qemu_opts=qemu,
-                                       append=MIT_APPEND, obj=obj)
-    csv = os.path.join(out, 'bench.csv')
-    if problems or not os.path.exists(csv):
-        raise mk.HarnessError('bench guest (mitigations) failed: ' +
-                              '; '.join(problems or ['no bench.csv']) +
-                              '\n' + mk.console_tail(text))
+    out, text = boot_csv('bench.sh', 'bench-mitigations', 'bench.csv', qemu, obj=obj,
+                         append=MIT_APPEND)
     vf = os.path.join(out, 'vulnerabilities.txt')
     vulns = mk.read(vf) if os.path.exists(vf) else ''
-    rows = parse_csv(mk.read(csv), MIT)
+    rows = parse_csv(text, MIT)
     # The same rows as the bench kernel's: a case of their own.
     for r in rows:
         r['case'] = MIT_CASE + r['case'] if r['case'] == 'on' else r['case']
@@ -651,15 +647,9 @@ def user_case(opts):
     # its next timer, so the figures count guest instructions only.
     opts = opts and opts.replace('shift=0', 'shift=0,sleep=off')
     for label, obj in (('before', build_without(patch, 'before')), ('after', mk.OBJ)):
-        out, problems, text = mk.step_boot(mk.guest('user.sh', '/tmp/results', mk.KSFT,
-                                                    label, loop),
-                                           'user-' + label, cpus=2, qemu_opts=opts,
-                                           append=('kunit.enable=0',), obj=obj)
-        csv = os.path.join(out, 'user.csv')
-        if problems or not os.path.exists(csv):
-            raise mk.HarnessError(f'user guest ({label}) failed: ' + '; '.join(problems) +
-                                  '\n' + mk.console_tail(text))
-        rows += parse_csv(mk.read(csv), 'guest')
+        out, text = boot_csv('user.sh', 'user-' + label, 'user.csv', opts,
+                             args=(label, loop), obj=obj)
+        rows += parse_csv(text, 'guest')
         rows.append({'source': 'host-obj', 'case': 'user_size', 'variant': label, 'n': 0,
                      'value': text_bytes(os.path.join(obj, USER_OBJ)), 'unit': 'bytes'})
         for state in ('off', 'events'):
@@ -709,15 +699,9 @@ def scale_case(opts):
            [str(n) for n in SCALE_NS])
     mk.kmake(f'M={d}', 'modules', logname='scale-build')
     opts = opts and opts.replace('shift=0', 'shift=0,sleep=off')
-    out, problems, text = mk.step_boot(mk.guest('scale.sh', '/tmp/results', mk.KSFT, d,
-                                                *[str(n) for n in SCALE_NS]),
-                                       'scale', cpus=2, qemu_opts=opts,
-                                       append=('kunit.enable=0',))
-    csv = os.path.join(out, 'scale.csv')
-    if problems or not os.path.exists(csv):
-        raise mk.HarnessError('scale guest failed: ' + '; '.join(problems) +
-                              '\n' + mk.console_tail(text))
-    return parse_csv(mk.read(csv), 'guest')
+    _, text = boot_csv('scale.sh', 'scale', 'scale.csv', opts,
+                       args=(d, *[str(n) for n in SCALE_NS]))
+    return parse_csv(text, 'guest')
 
 
 def scale_marginal(rows, op):

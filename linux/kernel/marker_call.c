@@ -21,16 +21,18 @@
  *    to apply a change of target.  A probe joining another is called
  *    once the static calls move to the iterator, in the batch that
  *    switches the marker (at once without a marker batch);
- *  - publishing an array whose first entry differs from that of the
- *    last array published before it (@first_probe, @first_data; an
- *    empty array has none and changes nothing: its sites call nothing)
- *    starts a grace period of the sites' read side once the new array
- *    is published (@call_cookie, marker_call_published()): sites still
- *    holding an array with another first entry end within it, and sites
- *    entering later see the new one;
- *  - a probe becomes the target only once that grace period has ended.
- *    Re-enabling the probe a marker had before, with the same data, as
- *    the trace event of a marker does, waits for nothing.
+ *  - replacing an array with probes by none or by one with another
+ *    first entry starts a grace period of the sites' read side once the
+ *    new array is published (@replace_cookie): sites still holding the
+ *    replaced array, or an older one, end within it, and sites entering
+ *    later see the new one;
+ *  - an array whose first entry differs from that of the last array
+ *    with probes (@first_probe, @first_data) makes the sites wait for
+ *    the grace period of the last replacement (@call_cookie, taken from
+ *    @replace_cookie, marker_call_published()); a probe becomes the
+ *    target only once it has ended.  Re-enabling the probe a marker had
+ *    last, with the same data, as a marker's trace event does, waits for
+ *    nothing, nor does a new probe long after the last one left.
  *    The registry never waits for it under markers_mutex: until it ends,
  *    the sites call the iterator, and a work item waits for it with no
  *    lock held, then retargets every marker that was waiting in one
@@ -195,23 +197,32 @@ void marker_call_publish(struct marker *m, struct marker_funcs *new)
 }
 
 /**
- * marker_call_published - start the grace period an array change needs
+ * marker_call_published - note the grace period an array change needs
  * @m: the marker
+ * @old: the probe array @new replaced
  * @new: the probe array just published to the marker and its sites
  *
  * A poll cookie covers the readers that began before it was taken, so it
- * is taken once no new reader can fetch an older array.
+ * is taken once no new reader can fetch @old.
  *
  * Context: markers_mutex held.
  */
-void marker_call_published(struct marker *m, struct marker_funcs *new)
+void marker_call_published(struct marker *m, struct marker_funcs *old,
+			   struct marker_funcs *new)
 {
+	if (old && (!new || new->f[0].probe != old->f[0].probe ||
+		    new->f[0].data != old->f[0].data))
+		m->replace_cookie = marker_call_gp_start();
 	if (!new || (new->f[0].probe == m->first_probe &&
 		     new->f[0].data == m->first_data))
 		return;
-	/* Sites may hold arrays with the earlier first entry. */
+	/*
+	 * Sites may hold arrays with the earlier first entry until the
+	 * grace period of the last replacement, which replaced the last of
+	 * them (now, or when the marker lost its probes).
+	 */
 	if (m->first_probe) {
-		m->call_cookie = marker_call_gp_start();
+		m->call_cookie = m->replace_cookie;
 		m->call_wait = true;
 	}
 	m->first_probe = new->f[0].probe;
