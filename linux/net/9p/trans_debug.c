@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/marker.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <net/9p/9p.h>
 
