@@ -190,6 +190,74 @@ def size_case(obj):
     return rows
 
 
+def tp_size_case(vmlinux):
+    """Case tp_size: what connecting marker probes to tracepoints by name
+    (<trace/marker_tp.h>) costs in vmlinux, beside what BPF raw
+    tracepoints (<trace/bpf_probe.h>) cost for the same tracepoints."""
+    rows = []
+    if not os.path.exists(vmlinux):
+        return rows
+    syms = {}
+    for line in mk.output(['nm', '-S', vmlinux]).splitlines():
+        f = line.split()
+        if len(f) == 4:
+            syms[f[3]] = (f[2], int(f[1], 16))
+        elif len(f) == 3:
+            syms[f[2]] = (f[1], 0)
+    addr = {}
+    for line in mk.output(['nm', vmlinux]).splitlines():
+        f = line.split()
+        if len(f) == 3:
+            addr[f[2]] = int(f[0], 16)
+
+    def add(variant, value, unit='bytes'):
+        rows.append({'source': 'host-obj', 'case': 'tp_size', 'variant': variant,
+                     'n': 0, 'value': float(value), 'unit': unit})
+
+    def code(prefix):
+        fns = [sz for s, (t, sz) in syms.items() if s.startswith(prefix) and t in 'tT']
+        return len(fns), sum(fns)
+
+    def section(name):
+        a, b = addr.get(f'__start_{name}'), addr.get(f'__stop_{name}')
+        return b - a if a is not None and b is not None else None
+
+    n, size = code('__mtp_probe_')
+    add('marker_classes', n, 'count')
+    add('marker_probe_code', size)
+    add('marker_hit_code', sum(sz for s, (t, sz) in syms.items()
+                               if re.fullmatch(r'marker_tp_hit\d+', s)))
+    add('marker_types', sum(sz for s, (t, sz) in syms.items()
+                            if s.startswith('__mtp_types_')))
+    desc = section('__marker_tp')
+    if desc is not None:
+        add('marker_descriptors', desc)
+    n, size = code('__bpf_trace_')
+    add('bpf_classes', n, 'count')
+    add('bpf_probe_code', size)
+    add('bpf_run_code', sum(sz for s, (t, sz) in syms.items()
+                            if re.fullmatch(r'bpf_trace_run\d+', s)))
+    raw = section('_bpf_raw_tp')
+    if raw is not None:
+        add('bpf_raw_tp_map', raw)
+    add('tracepoints', sum(1 for s in syms if s.startswith('__tracepoint_')), 'count')
+    add('marker_entries', sum(1 for s in syms if s.startswith('__mtp_entry_')), 'count')
+    return rows
+
+
+def tp_size_table(rows):
+    def v(variant):
+        return fmt(val(rows, 'host-obj', 'tp_size', variant), 0)
+    return ['tp_size: tracepoints by name in vmlinux (<trace/marker_tp.h>) beside BPF raw '
+            f'tracepoints (<trace/bpf_probe.h>), {v("tracepoints")} tracepoints, '
+            f'{v("marker_entries")} connectable by name',
+            f'  markers: {v("marker_classes")} class probes {v("marker_probe_code")} bytes, '
+            f'marker_tp_hit<N> {v("marker_hit_code")}, descriptors '
+            f'{v("marker_descriptors")}, type tables {v("marker_types")}',
+            f'  BPF:     {v("bpf_classes")} class probes {v("bpf_probe_code")} bytes, '
+            f'bpf_trace_run<N> {v("bpf_run_code")}, __bpf_raw_tp_map {v("bpf_raw_tp_map")}']
+
+
 # ---------------------------------------------------------------- output
 
 def val(rows, source, c, variant, n=None):
@@ -323,6 +391,8 @@ def table(rows, guest_unit, vulns='', user_extra=''):
     lines += user_table(rows, user_extra)
     lines.append('')
     lines += scale_table(rows)
+    lines.append('')
+    lines += tp_size_table(rows)
     lines.append('')
     lines += macro_table(rows)
     lines.append('')
@@ -519,6 +589,7 @@ def main():
     rows += scale_case(opts)
     rows += run_host_prog(exe)
     rows += size_case(os.path.join(mk.OBJ, 'samples', 'markers', 'marker-bench.o'))
+    rows += tp_size_case(os.path.join(mk.OBJ, 'vmlinux'))
     tsc_khz = val(rows, 'guest', 'meta', 'tsc_khz')
     if kvm():
         guest_unit = 'cycles per iteration (KVM guest TSC)'

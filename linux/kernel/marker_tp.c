@@ -51,15 +51,8 @@ struct marker_tp_mod {
 
 static LIST_HEAD(marker_tp_mods);
 
-/**
- * marker_tp_hit - pass a tracepoint hit to the probes of its marker
- * @data: the struct marker the tracepoint probe was registered with
- * @args: the tracepoint's arguments as u64 slots
- *
- * Called by the tracepoint probes <trace/marker_tp.h> defines, in the
- * tracepoint's context.  Reads the probe array as a MARK() site does.
- */
-notrace void marker_tp_hit(void *data, const u64 *args)
+/* A tracepoint hit: call what the marker's probe array names, as a site. */
+static __always_inline void marker_tp_hit(void *data, const u64 *args)
 {
 	const struct marker *m = data;
 	const struct marker_funcs *f;
@@ -69,7 +62,50 @@ notrace void marker_tp_hit(void *data, const u64 *args)
 	if (likely(f))
 		f->call(f->data, f->marker, args);
 }
-EXPORT_SYMBOL_GPL(marker_tp_hit);
+
+/*
+ * marker_tp_hit<N>() - pass a tracepoint hit to the probes of its marker:
+ * @data is the struct marker the tracepoint probe was registered with,
+ * the rest the tracepoint's N arguments as u64 slots.  Called by the
+ * tracepoint probes <trace/marker_tp.h> defines, in the tracepoint's
+ * context; one function per argument count, so that those probes pass
+ * their slots in registers, as bpf_trace_run<N>() does for BPF.
+ */
+#define MARKER_TP_HIT(n, params, ...)					\
+notrace void marker_tp_hit##n(void *data, params)			\
+{									\
+	const u64 args[] = { __VA_ARGS__ };				\
+									\
+	marker_tp_hit(data, args);					\
+}									\
+EXPORT_SYMBOL_GPL(marker_tp_hit##n)
+
+MARKER_TP_HIT(1, PARAMS(u64 a0), a0);
+MARKER_TP_HIT(2, PARAMS(u64 a0, u64 a1), a0, a1);
+MARKER_TP_HIT(3, PARAMS(u64 a0, u64 a1, u64 a2), a0, a1, a2);
+MARKER_TP_HIT(4, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3), a0, a1, a2, a3);
+MARKER_TP_HIT(5, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4),
+	      a0, a1, a2, a3, a4);
+MARKER_TP_HIT(6, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5),
+	      a0, a1, a2, a3, a4, a5);
+MARKER_TP_HIT(7, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5,
+			u64 a6),
+	      a0, a1, a2, a3, a4, a5, a6);
+MARKER_TP_HIT(8, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5,
+			u64 a6, u64 a7),
+	      a0, a1, a2, a3, a4, a5, a6, a7);
+MARKER_TP_HIT(9, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5,
+			u64 a6, u64 a7, u64 a8),
+	      a0, a1, a2, a3, a4, a5, a6, a7, a8);
+MARKER_TP_HIT(10, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5,
+			 u64 a6, u64 a7, u64 a8, u64 a9),
+	      a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+MARKER_TP_HIT(11, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5,
+			 u64 a6, u64 a7, u64 a8, u64 a9, u64 a10),
+	      a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+MARKER_TP_HIT(12, PARAMS(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5,
+			 u64 a6, u64 a7, u64 a8, u64 a9, u64 a10, u64 a11),
+	      a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 
 static const struct marker_tp *marker_tp_search(const struct marker_tp *e,
 						unsigned int nr,

@@ -42,7 +42,27 @@ struct marker_tp {
 extern const struct marker_tp __start___marker_tp[];
 extern const struct marker_tp __stop___marker_tp[];
 
-void marker_tp_hit(void *data, const u64 *args);
+/* What the probes of <trace/marker_tp.h> call (kernel/marker_tp.c). */
+void marker_tp_hit1(void *data, u64 a0);
+void marker_tp_hit2(void *data, u64 a0, u64 a1);
+void marker_tp_hit3(void *data, u64 a0, u64 a1, u64 a2);
+void marker_tp_hit4(void *data, u64 a0, u64 a1, u64 a2, u64 a3);
+void marker_tp_hit5(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4);
+void marker_tp_hit6(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		    u64 a5);
+void marker_tp_hit7(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		    u64 a5, u64 a6);
+void marker_tp_hit8(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		    u64 a5, u64 a6, u64 a7);
+void marker_tp_hit9(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		    u64 a5, u64 a6, u64 a7, u64 a8);
+void marker_tp_hit10(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		     u64 a5, u64 a6, u64 a7, u64 a8, u64 a9);
+void marker_tp_hit11(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		     u64 a5, u64 a6, u64 a7, u64 a8, u64 a9, u64 a10);
+void marker_tp_hit12(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		     u64 a5, u64 a6, u64 a7, u64 a8, u64 a9, u64 a10,
+		     u64 a11);
 
 #ifdef __CHECKER__
 /* sparse knows no __builtin_classify_type(); it only checks the copies. */

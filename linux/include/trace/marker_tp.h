@@ -115,86 +115,21 @@
 #define __MTP_TYPES(s, ...)						\
 	CONCATENATE(__MTP_TYPES_, COUNT_ARGS(__VA_ARGS__))(s, __VA_ARGS__)
 
-#define __MTP_ARGV_1(a)							\
-	((const u64 []){						\
-		__marker_tp_slot(a)					\
-	})
-#define __MTP_ARGV_2(a, b)						\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b)		\
-	})
-#define __MTP_ARGV_3(a, b, c)						\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c)					\
-	})
-#define __MTP_ARGV_4(a, b, c, d)					\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d)		\
-	})
-#define __MTP_ARGV_5(a, b, c, d, e)					\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e)					\
-	})
-#define __MTP_ARGV_6(a, b, c, d, e, f)					\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f)		\
-	})
-#define __MTP_ARGV_7(a, b, c, d, e, f, g)				\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f),		\
-		__marker_tp_slot(g)					\
-	})
-#define __MTP_ARGV_8(a, b, c, d, e, f, g, h)				\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f),		\
-		__marker_tp_slot(g), __marker_tp_slot(h)		\
-	})
-#define __MTP_ARGV_9(a, b, c, d, e, f, g, h, i)				\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f),		\
-		__marker_tp_slot(g), __marker_tp_slot(h),		\
-		__marker_tp_slot(i)					\
-	})
-#define __MTP_ARGV_10(a, b, c, d, e, f, g, h, i, j)			\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f),		\
-		__marker_tp_slot(g), __marker_tp_slot(h),		\
-		__marker_tp_slot(i), __marker_tp_slot(j)		\
-	})
-#define __MTP_ARGV_11(a, b, c, d, e, f, g, h, i, j, k)			\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f),		\
-		__marker_tp_slot(g), __marker_tp_slot(h),		\
-		__marker_tp_slot(i), __marker_tp_slot(j),		\
-		__marker_tp_slot(k)					\
-	})
-#define __MTP_ARGV_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
-	((const u64 []){						\
-		__marker_tp_slot(a), __marker_tp_slot(b),		\
-		__marker_tp_slot(c), __marker_tp_slot(d),		\
-		__marker_tp_slot(e), __marker_tp_slot(f),		\
-		__marker_tp_slot(g), __marker_tp_slot(h),		\
-		__marker_tp_slot(i), __marker_tp_slot(j),		\
-		__marker_tp_slot(k), __marker_tp_slot(l)		\
-	})
-#define __MTP_ARGV(...)							\
-	CONCATENATE(__MTP_ARGV_, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
+/* The slots of the arguments, as a MARK() site packs its own. */
+#define __MTP_S1(a, ...)	__marker_tp_slot(a)
+#define __MTP_S2(a, ...)	__marker_tp_slot(a), __MTP_S1(__VA_ARGS__)
+#define __MTP_S3(a, ...)	__marker_tp_slot(a), __MTP_S2(__VA_ARGS__)
+#define __MTP_S4(a, ...)	__marker_tp_slot(a), __MTP_S3(__VA_ARGS__)
+#define __MTP_S5(a, ...)	__marker_tp_slot(a), __MTP_S4(__VA_ARGS__)
+#define __MTP_S6(a, ...)	__marker_tp_slot(a), __MTP_S5(__VA_ARGS__)
+#define __MTP_S7(a, ...)	__marker_tp_slot(a), __MTP_S6(__VA_ARGS__)
+#define __MTP_S8(a, ...)	__marker_tp_slot(a), __MTP_S7(__VA_ARGS__)
+#define __MTP_S9(a, ...)	__marker_tp_slot(a), __MTP_S8(__VA_ARGS__)
+#define __MTP_S10(a, ...)	__marker_tp_slot(a), __MTP_S9(__VA_ARGS__)
+#define __MTP_S11(a, ...)	__marker_tp_slot(a), __MTP_S10(__VA_ARGS__)
+#define __MTP_S12(a, ...)	__marker_tp_slot(a), __MTP_S11(__VA_ARGS__)
+#define __MTP_SLOTS(...)						\
+	CONCATENATE(__MTP_S, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
 
 /*
  * Only the prototype and the arguments of a trace header's macros matter
@@ -203,7 +138,9 @@
  * Per class, the slot types (an event of the class may name its
  * parameters otherwise) and the probe, which the tracepoint calls
  * through the prototype it declares (checked below), with a struct
- * marker as data.  A tracepoint with more than MARKER_MAX_ARGS arguments
+ * marker as data.  The probe passes the slots in registers to
+ * marker_tp_hit<N>() and ends in a tail call, as the probes of
+ * <trace/bpf_probe.h> do with bpf_trace_run<N>().  A tracepoint with more than MARKER_MAX_ARGS arguments
  * does not build, as for BPF raw tracepoints.
  */
 #define __MARKER_TP_CLASS(call, proto, args)				\
@@ -212,7 +149,8 @@ static const u8 __mtp_types_##call[] =					\
 	__MTP_TYPES(struct __mtp_args_##call, args);			\
 static notrace void __mtp_probe_##call(void *__data, proto)		\
 {									\
-	marker_tp_hit(__data, __MTP_ARGV(args));			\
+	CONCATENATE(marker_tp_hit, COUNT_ARGS(args))(__data,		\
+						      __MTP_SLOTS(args)); \
 }
 
 #undef DECLARE_EVENT_CLASS

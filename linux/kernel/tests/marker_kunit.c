@@ -572,9 +572,7 @@ static void marker_tracepoint_test(struct kunit *test)
 /* What <trace/marker_tp.h> would give the lone tracepoint. */
 static void mk_lone_probe(void *data, int a)
 {
-	const u64 slots[] = { (u64)(s64)a };
-
-	marker_tp_hit(data, slots);
+	marker_tp_hit1(data, (u64)(s64)a);
 }
 
 static const u8 mk_lone_types[] = { MARKER_ARG_S32 };

@@ -11,8 +11,11 @@
 # rounds per text_poke batch of up to batch_max pokes (the batches' own
 # counters of <debugfs>/static_keys/stats, which other text patching
 # does not move).  The keys of the tracepoints must follow: on while
-# their event is, off after.  The last case switches every event on and
-# off while tracepoints fire on every CPU.
+# their event is, off after.  With syscall events (FTRACE_SYSCALLS), their
+# system's enable file and set_event glob must also patch no code outside
+# the batch: every IPI round of the write is one of the batch's.  The
+# last case switches every event on and off while tracepoints fire on
+# every CPU.
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -82,6 +85,22 @@ test_records() {
 	[ "$sw" -gt 0 ]
 }
 
+# only_batches CMD...: CMD succeeds and patches no code outside static
+# key batches: the syscall events' shared sys_enter and sys_exit probes
+# join the write's batch (no other event class of their system has a
+# regfunc switching keys of its own)
+only_batches() {
+	local r0 o0 r1 o1
+
+	r0=$(stat_get ipi_rounds)
+	o0=$(stat_get own_ipi_rounds)
+	"$@" || return 1
+	r1=$(stat_get ipi_rounds)
+	o1=$(stat_get own_ipi_rounds)
+	echo "# IPI rounds: $((r1 - r0)) in all, $((o1 - o0)) of static key batches"
+	[ $((r1 - r0)) = $((o1 - o0)) ]
+}
+
 # Enable and disable every event while tracepoints fire on every CPU
 # (forks, execs, reads, context switches).
 test_storm() {
@@ -100,7 +119,7 @@ echo 0 > $T/events/enable
 K_IDLE=$(tp_keys_on)
 T_HELD=$(enabled_events $T)
 
-ktap_set_plan 8
+ktap_set_plan 10
 ktap_test_result "events/enable: every event, one static key batch each way" \
 	switch_both $T $T/events/enable all
 ktap_test_result "events/sched/enable: one static key batch each way" \
@@ -114,6 +133,15 @@ ktap_test_result "instance events/enable: one static key batch each way" \
 	switch_both $INST $INST/events/enable instance
 ktap_test_result "instance events/enable beside the top's sched events: one batch each way" \
 	switch_beside_top
+if [ -d $T/events/syscalls ]; then
+	ktap_test_result "events/syscalls/enable: one static key batch each way, nothing patched outside it" \
+		only_batches switch_both $T $T/events/syscalls/enable syscalls
+	ktap_test_result "instance set_event 'syscalls:*': one static key batch each way, nothing patched outside it" \
+		only_batches set_event_both $INST 'syscalls:*'
+else
+	ktap_test_skip "events/syscalls/enable: no syscall events (CONFIG_FTRACE_SYSCALLS=n)"
+	ktap_test_skip "instance set_event 'syscalls:*': no syscall events (CONFIG_FTRACE_SYSCALLS=n)"
+fi
 ktap_test_result "all events record once enabled in one batch" test_records
 ktap_test_result "every event on and off 10 times while tracepoints fire" \
 	test_storm
