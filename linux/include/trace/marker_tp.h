@@ -140,15 +140,18 @@
  * through the prototype it declares (checked below), with a struct
  * marker as data.  The probe passes the slots in registers to
  * marker_tp_hit<N>() and ends in a tail call, as the probes of
- * <trace/bpf_probe.h> do with bpf_trace_run<N>().  A tracepoint with more than MARKER_MAX_ARGS arguments
- * does not build, as for BPF raw tracepoints.
+ * <trace/bpf_probe.h> do with bpf_trace_run<N>(); a syscall class's may
+ * fault, as there.  A tracepoint with more than MARKER_MAX_ARGS
+ * arguments does not build, as for BPF raw tracepoints.
  */
-#define __MARKER_TP_CLASS(call, proto, args)				\
+#define __MARKER_TP_CLASS(call, proto, args, ...)			\
+static_assert(COUNT_ARGS(args) <= MARKER_MAX_ARGS);			\
 struct __mtp_args_##call { __MTP_MEMBERS(proto); };			\
 static const u8 __mtp_types_##call[] =					\
 	__MTP_TYPES(struct __mtp_args_##call, args);			\
 static notrace void __mtp_probe_##call(void *__data, proto)		\
 {									\
+	__VA_ARGS__;							\
 	CONCATENATE(marker_tp_hit, COUNT_ARGS(args))(__data,		\
 						      __MTP_SLOTS(args)); \
 }
@@ -159,7 +162,7 @@ static notrace void __mtp_probe_##call(void *__data, proto)		\
 
 #undef DECLARE_EVENT_SYSCALL_CLASS
 #define DECLARE_EVENT_SYSCALL_CLASS(call, proto, args, ...)		\
-	__MARKER_TP_CLASS(call, PARAMS(proto), PARAMS(args))
+	__MARKER_TP_CLASS(call, PARAMS(proto), PARAMS(args), might_fault())
 
 #define __MARKER_TP_EVENT(template, call, proto, args)			\
 static const struct marker_tp __mtp_entry_##call __used __aligned(8)	\
@@ -189,7 +192,6 @@ static inline void __mtp_check_##call(void)				\
 
 #undef DECLARE_TRACE
 #define DECLARE_TRACE(call, proto, args)				\
-	static_assert(COUNT_ARGS(args) <= MARKER_MAX_ARGS);		\
 	__MARKER_TP_CLASS(call##_tp, PARAMS(proto), PARAMS(args))	\
 	__MARKER_TP_EVENT(call##_tp, call##_tp, PARAMS(proto), PARAMS(args))
 

@@ -141,8 +141,10 @@ storm() {
 	still_enabled "$T" && [ "$(tp_keys_on)" = "$K_IDLE" ]
 }
 
-# batch_lib_ready: succeed if the counters are there and count
+# batch_lib_ready: succeed if the counters are there and count IPI
+# rounds (only x86 does: elsewhere they stay 0)
 batch_lib_ready() {
 	[ -r "$STATS" ] && [ -r "$KEYS" ] && [ "$(stat_get batch_max)" -gt 0 ] &&
-		[ -n "$(stat_get own_ipi_rounds)" ]
+		[ -n "$(stat_get own_ipi_rounds)" ] &&
+		[ "$(stat_get ipi_rounds)" -gt 0 ]
 }
