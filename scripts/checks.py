@@ -213,13 +213,25 @@ def fill_figures(c, text, strict=True):
         else:
             v = row(a[0], a[1], a[2] if len(a) > 2 else None)
         return f'{v:.0f}'
-    # Refill the paragraphs whose figures changed their line lengths.
+    def refill(chunk, first='', rest=''):
+        return textwrap.fill(' '.join(FIGURE.sub(sub, chunk).split()), width=72,
+                             initial_indent=first, subsequent_indent=rest,
+                             break_long_words=False, break_on_hyphens=False,
+                             fix_sentence_endings=True)
+
+    # Refill the paragraphs whose figures changed their line lengths; in
+    # a list (" - " items), each item on its own, the lines before the
+    # first item as they are.
     paras = text.split('\n\n')
     for i, para in enumerate(paras):
-        if FIGURE.search(para) and not para.startswith(' '):
-            paras[i] = textwrap.fill(' '.join(FIGURE.sub(sub, para).split()), width=72,
-                                     break_long_words=False, break_on_hyphens=False,
-                                     fix_sentence_endings=True)
+        if not FIGURE.search(para):
+            continue
+        items = re.split(r'^ - ', para, flags=re.M)
+        if len(items) > 1:
+            head = items[0]
+            paras[i] = head + '\n'.join(refill(it, ' - ', '   ') for it in items[1:])
+        elif not para.startswith(' '):
+            paras[i] = refill(para)
     return '\n\n'.join(paras)
 
 

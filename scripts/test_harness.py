@@ -437,5 +437,26 @@ class BasesTest(unittest.TestCase):
             self.assertTrue(os.path.isfile(b.series), b.series)
 
 
+
+class FiguresTest(unittest.TestCase):
+    """A cover letter's figures: a list keeps its items when one of them
+    carries a figure (each item is refilled on its own)."""
+
+    def test_list_items_kept(self):
+        orig = checks.bench_results
+        checks.bench_results = lambda c: {
+            'meta': {'date': '2026-11-26 13:53'},
+            'rows': [{'source': 'guest', 'case': 'on', 'variant': 'mark',
+                      'n': 0, 'value': 21.0}]}
+        try:
+            out = checks.fill_figures(mk, 'Changes:\n - first item costs '
+                                      '@BENCH(on,mark)@ instructions;\n'
+                                      ' - second item.\n\nRun of @BENCH_DATE@.')
+        finally:
+            checks.bench_results = orig
+        self.assertEqual(out, 'Changes:\n - first item costs 21 instructions;\n'
+                         ' - second item.\n\nRun of 2026-11-26.')
+
+
 if __name__ == '__main__':
     unittest.main()
