@@ -115,21 +115,52 @@
 #define __MTP_TYPES(s, ...)						\
 	CONCATENATE(__MTP_TYPES_, COUNT_ARGS(__VA_ARGS__))(s, __VA_ARGS__)
 
-/* The slots of the arguments, as a MARK() site packs its own. */
-#define __MTP_S1(a, ...)	__marker_tp_slot(a)
-#define __MTP_S2(a, ...)	__marker_tp_slot(a), __MTP_S1(__VA_ARGS__)
-#define __MTP_S3(a, ...)	__marker_tp_slot(a), __MTP_S2(__VA_ARGS__)
-#define __MTP_S4(a, ...)	__marker_tp_slot(a), __MTP_S3(__VA_ARGS__)
-#define __MTP_S5(a, ...)	__marker_tp_slot(a), __MTP_S4(__VA_ARGS__)
-#define __MTP_S6(a, ...)	__marker_tp_slot(a), __MTP_S5(__VA_ARGS__)
-#define __MTP_S7(a, ...)	__marker_tp_slot(a), __MTP_S6(__VA_ARGS__)
-#define __MTP_S8(a, ...)	__marker_tp_slot(a), __MTP_S7(__VA_ARGS__)
-#define __MTP_S9(a, ...)	__marker_tp_slot(a), __MTP_S8(__VA_ARGS__)
-#define __MTP_S10(a, ...)	__marker_tp_slot(a), __MTP_S9(__VA_ARGS__)
-#define __MTP_S11(a, ...)	__marker_tp_slot(a), __MTP_S10(__VA_ARGS__)
-#define __MTP_S12(a, ...)	__marker_tp_slot(a), __MTP_S11(__VA_ARGS__)
-#define __MTP_SLOTS(...)						\
-	CONCATENATE(__MTP_S, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
+/*
+ * marker_tp_hit<N>() with the slots of the arguments, as a MARK() site
+ * packs its own.
+ */
+#define __MTP_S(x)	__marker_tp_slot(x)
+#define __MTP_HIT1(__d, a)						\
+	marker_tp_hit1(__d, __MTP_S(a))
+#define __MTP_HIT2(__d, a, b)						\
+	marker_tp_hit2(__d, __MTP_S(a), __MTP_S(b))
+#define __MTP_HIT3(__d, a, b, c)					\
+	marker_tp_hit3(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c))
+#define __MTP_HIT4(__d, a, b, c, d)					\
+	marker_tp_hit4(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),		\
+		__MTP_S(d))
+#define __MTP_HIT5(__d, a, b, c, d, e)					\
+	marker_tp_hit5(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),		\
+		__MTP_S(d), __MTP_S(e))
+#define __MTP_HIT6(__d, a, b, c, d, e, f)				\
+	marker_tp_hit6(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),		\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f))
+#define __MTP_HIT7(__d, a, b, c, d, e, f, g)				\
+	marker_tp_hit7(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),		\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f), __MTP_S(g))
+#define __MTP_HIT8(__d, a, b, c, d, e, f, g, h)				\
+	marker_tp_hit8(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),		\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f), __MTP_S(g),		\
+		__MTP_S(h))
+#define __MTP_HIT9(__d, a, b, c, d, e, f, g, h, i)			\
+	marker_tp_hit9(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),		\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f), __MTP_S(g),		\
+		__MTP_S(h), __MTP_S(i))
+#define __MTP_HIT10(__d, a, b, c, d, e, f, g, h, i, j)			\
+	marker_tp_hit10(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),	\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f), __MTP_S(g),		\
+		__MTP_S(h), __MTP_S(i), __MTP_S(j))
+#define __MTP_HIT11(__d, a, b, c, d, e, f, g, h, i, j, k)		\
+	marker_tp_hit11(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),	\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f), __MTP_S(g),		\
+		__MTP_S(h), __MTP_S(i), __MTP_S(j), __MTP_S(k))
+#define __MTP_HIT12(__d, a, b, c, d, e, f, g, h, i, j, k, l)		\
+	marker_tp_hit12(__d, __MTP_S(a), __MTP_S(b), __MTP_S(c),	\
+		__MTP_S(d), __MTP_S(e), __MTP_S(f), __MTP_S(g),		\
+		__MTP_S(h), __MTP_S(i), __MTP_S(j), __MTP_S(k),		\
+		__MTP_S(l))
+#define __MTP_HIT(__d, ...)						\
+	CONCATENATE(__MTP_HIT, COUNT_ARGS(__VA_ARGS__))(__d, __VA_ARGS__)
 
 /*
  * Only the prototype and the arguments of a trace header's macros matter
@@ -152,8 +183,7 @@ static const u8 __mtp_types_##call[] =					\
 static notrace void __mtp_probe_##call(void *__data, proto)		\
 {									\
 	__VA_ARGS__;							\
-	CONCATENATE(marker_tp_hit, COUNT_ARGS(args))(__data,		\
-						      __MTP_SLOTS(args)); \
+	__MTP_HIT(__data, args);					\
 }
 
 #undef DECLARE_EVENT_CLASS
@@ -192,6 +222,7 @@ static inline void __mtp_check_##call(void)				\
 
 #undef DECLARE_TRACE
 #define DECLARE_TRACE(call, proto, args)				\
+	static_assert(COUNT_ARGS(args) <= MARKER_MAX_ARGS);		\
 	__MARKER_TP_CLASS(call##_tp, PARAMS(proto), PARAMS(args))	\
 	__MARKER_TP_EVENT(call##_tp, call##_tp, PARAMS(proto), PARAMS(args))
 
