@@ -436,6 +436,20 @@ class BasesTest(unittest.TestCase):
             self.assertRegex(b.sha256, r'^[0-9a-f]{64}$')
             self.assertTrue(os.path.isfile(b.series), b.series)
 
+    def test_configs_match_source(self):
+        """Debian's configs are pinned at the version of the base's
+        source package, from the same suite."""
+        for name, deb in bases.CONFIGS.items():
+            self.assertIn(name, bases.BASES)
+            self.assertEqual(deb.version, bases.BASES[name].version)
+            self.assertEqual(deb.package, 'linux-config-' + bases.BASES[name].upstream)
+            self.assertRegex(deb.sha256, r'^[0-9a-f]{64}$')
+
+    def test_fetch_configs_unknown_base(self):
+        b = bases.Base('6.1', 'linux-source-6.1', '6.1.1-1', 'aa', 'debian', 'x', '')
+        with self.assertRaisesRegex(bases.BaseError, 'no Debian kernel config'):
+            bases.fetch_configs(b, print, print)
+
 
 if __name__ == '__main__':
     unittest.main()
