@@ -239,6 +239,17 @@ def read_module(path):
         return f.read()
 
 
+# 7.3's DEBUG_INFO_BTF depends on PAHOLE_VERSION >= 122 (lib/Kconfig.debug);
+# Debian 12's dwarves has pahole 1.24.
+PAHOLE_MIN = 122
+
+
+def pahole_version(text):
+    """pahole --version ("v1.24") as kconfig's PAHOLE_VERSION (124), or 0."""
+    m = re.search(r'v?(\d+)\.(\d+)', text)
+    return int(m.group(1)) * 100 + int(m.group(2)) if m else 0
+
+
 def taint_unsigned(tainted):
     """TAINT_UNSIGNED_MODULE ('E', bit 13) in /proc/sys/kernel/tainted."""
     return bool(int(tainted) & (1 << 13))
@@ -262,9 +273,21 @@ def kconfig(target):
     return mk.read(os.path.join(mk.OBJ, '.config'))
 
 
+def check_pahole():
+    """DEBUG_INFO_BTF needs pahole (dwarves, which step_deps installs)
+    of at least PAHOLE_MIN; without it olddefconfig would drop BTF."""
+    v = pahole_version(mk.output(['pahole', '--version']))
+    if v < PAHOLE_MIN:
+        raise mk.HarnessError(f'pahole {v // 100}.{v % 100:02d} is older than '
+                              f'{PAHOLE_MIN // 100}.{PAHOLE_MIN % 100}, which 7.3\'s '
+                              'DEBUG_INFO_BTF needs: install a newer dwarves')
+    return v
+
+
 def step_distro_config(row):
     """Debian's config reduced and merged with the test fragments into
     mk.OBJ/.config (redone only when an input changes)."""
+    check_pahole()
     path, debian = config_text(row)
     frags = distro_fragments(mk.fragments(), tuple(os.path.join(ROOT, 'configs', e)
                                                    for e in row.extra))

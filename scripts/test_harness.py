@@ -553,6 +553,12 @@ class DistroConfigTest(unittest.TestCase):
         text = f'{v}retbleed:Vulnerable\n'
         self.assertEqual([r[1] for r in distro.mitigation_rows(text, 'x')], ['fail', 'fail'])
 
+    def test_pahole(self):
+        self.assertEqual(distro.pahole_version('v1.24\n'), 124)
+        self.assertEqual(distro.pahole_version('v1.30'), 130)
+        self.assertEqual(distro.pahole_version('pahole: not found'), 0)
+        self.assertGreaterEqual(distro.pahole_version('v1.22'), distro.PAHOLE_MIN)
+
     def test_signed(self):
         self.assertTrue(distro.module_signed(b'\x7fELF...' + distro.SIG_MAGIC))
         self.assertFalse(distro.module_signed(b'\x7fELF...'))
