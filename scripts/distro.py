@@ -477,7 +477,8 @@ def job_all():
                      f'no results (config, build or boot failed; logs in '
                      f'{os.path.relpath(row_dir(name), ROOT)}/logs)')]
         for r in rows:
-            res.rows.append(tuple(r))
+            label = r[0] if r[0].startswith(f'distro {name}') else f'distro {name}: {r[0]}'
+            res.rows.append((label,) + tuple(r[1:]))
     mk.log(f'make distro-test took {time.time() - t0:.0f}s; results:')
     for r in res.rows:
         mk.Results.show(*r)
