@@ -553,6 +553,17 @@ class DistroConfigTest(unittest.TestCase):
         text = f'{v}retbleed:Vulnerable\n'
         self.assertEqual([r[1] for r in distro.mitigation_rows(text, 'x')], ['fail', 'fail'])
 
+    def test_guests(self):
+        installed = ['static_keys:test_static_keys.sh', 'markers:markers_test.sh',
+                     'markers:stress.sh', 'ftrace:ftracetest-ktap']
+        got = distro.guests(installed)
+        self.assertEqual(got, [
+            ('', ['static_keys:test_static_keys.sh', 'markers:markers_test.sh'],
+             distro.APPEND, True),
+            ('-hotplug', ['markers:stress.sh'], distro.HOTPLUG_APPEND, False)])
+        self.assertNotIn('retbleed=stuff', distro.HOTPLUG_APPEND)
+        self.assertEqual(len(distro.guests(installed[:2])), 1)
+
     def test_pahole(self):
         self.assertEqual(distro.pahole_version('v1.24\n'), 124)
         self.assertEqual(distro.pahole_version('v1.30'), 130)
