@@ -64,8 +64,9 @@ def row_dir(name):
 if __name__ == '__main__' and len(sys.argv) == 2 and sys.argv[1] in ROWS:
     os.environ['B'] = os.path.abspath(os.environ.get('B') or row_dir(sys.argv[1]))
 if __name__ == '__main__':
-    os.environ.setdefault('JOBS', '2')
-    os.environ.setdefault('NICE', '10')
+    # make exports these empty when the command line leaves them out
+    for _k, _v in (('JOBS', '2'), ('NICE', '10')):
+        os.environ[_k] = os.environ.get(_k) or _v
 
 import mk  # noqa: E402
 
