@@ -16,7 +16,7 @@
 #   make distro-test-rt-debug  rt-amd64 + configs/debug.config (build-distro-rt-debug/)
 #
 # Variables: BASE=7.3|6.12 (scripts/bases.py) B=<build dir> KERNEL_SRC=<tree>
-#            VM_ACCEL=kvm JOBS=<n> BACKPORT=none
+#            VM_ACCEL=kvm JOBS=<n> BACKPORT=none NICE=<n> VM_TIMEOUT=<s>
 
 PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
