@@ -24,7 +24,9 @@ listed in logs/config-report.txt.
 The guest boots with Debian's defaults (no lockdown unless the config
 forces it) on -cpu Skylake-Client with spectre_v2=retpoline
 retbleed=stuff (TCG's automatic choices follow the emulated CPU), and
-records /sys/devices/system/cpu/vulnerabilities.
+records /sys/devices/system/cpu/vulnerabilities; markers:stress.sh,
+which takes a CPU offline and back, runs in a second guest booted
+without retbleed=stuff (HOTPLUG_TESTS: a base kernel bug).
 
 Usage: distro.py cloud|rt|rt-debug|all.  Environment: as scripts/mk.py;
 B applies to a single row (default build-distro-<row>/), JOBS defaults
@@ -53,7 +55,7 @@ ROWS = {
     'rt': Row('rt-amd64', (), True),
     'rt-debug': Row('rt-amd64', ('debug.config',), True),
 }
-ORDER = ['cloud', 'rt', 'rt-debug']
+ORDER = list(ROWS)
 
 
 def row_dir(name):
