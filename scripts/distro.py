@@ -372,7 +372,7 @@ def signed_rows(res, label):
     for d, _, files in os.walk(os.path.join(mk.OBJ, '.virtme_mods', 'lib', 'modules')):
         mods += [os.path.join(d, f) for f in files if re.search(r'\.ko(\.\w+)?$', f)]
     unsigned = [os.path.basename(m) for m in mods if not module_signed(read_module(m))]
-    res.add(f'{label}: the {len(mods)} installed modules are signed', 
+    res.add(f'{label}: the {len(mods)} installed modules are signed',
             'fail' if unsigned or not mods else 'ok',
             ('unsigned: ' + ' '.join(unsigned[:10])) if unsigned else
             ('' if mods else 'no module installed'))
