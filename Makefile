@@ -10,19 +10,29 @@
 #   make bench         the measurements (instructions per iteration)
 #   make test-debug    make test on a lockdep/KASAN/KFENCE debug kernel
 #   make build-matrix  i386, arm64 (KUnit boot), clang, config variants
+#   make distro-test   the tests on Debian's own configs, every row in turn:
+#   make distro-test-cloud     cloud-amd64 (build-distro-cloud/)
+#   make distro-test-rt        rt-amd64, PREEMPT_RT (build-distro-rt/)
+#   make distro-test-rt-debug  rt-amd64 + configs/debug.config (build-distro-rt-debug/)
 #
 # Variables: BASE=7.3|6.12 (scripts/bases.py) B=<build dir> KERNEL_SRC=<tree>
-#            VM_ACCEL=kvm JOBS=<n> BACKPORT=none
+#            VM_ACCEL=kvm JOBS=<n> BACKPORT=none NICE=<n> VM_TIMEOUT=<s>
 
 PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
-export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM
+export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
 
 .PHONY: run test test-debug check series series-check bench clean distclean harness-test \
-	build-matrix
+	build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug
 
 run test test-debug check series series-check bench:
 	@$(MK) $@
+
+distro-test:
+	@$(PYTHON) scripts/distro.py all
+
+distro-test-cloud distro-test-rt distro-test-rt-debug:
+	@$(PYTHON) scripts/distro.py $(@:distro-test-%=%)
 
 build-matrix:
 	@$(PYTHON) scripts/matrix.py

@@ -162,23 +162,48 @@ def sha256(path):
     return h.hexdigest()
 
 
-def fetch(base, run, log, cache=None):
-    """Path of the base's source tarball, downloading it if needed."""
+@dataclasses.dataclass(frozen=True)
+class Deb:
+    """Another binary package of a base's source, from its archive and suite."""
+    package: str
+    version: str        # pinned Debian version
+    sha256: str         # of the pinned .deb
+    arch: str           # as in the .deb's name: all, amd64
+
+
+# Debian's own kernel configurations of a base (linux-config-<x.y>, the
+# same source package and suite as linux-source-<x.y>): make distro-test.
+# The package carries config.<arch>_<featureset>_<flavour>.xz without the
+# references to Debian's signing certificates.
+CONFIGS = {
+    '7.3': Deb('linux-config-7.3', '7.3.4-1~bpo13+1',
+               '1161d8946bd74094857fc1950da809a14e1b3aafe4f3defbec83150520e3e82c', 'amd64'),
+}
+
+
+def fetch_deb(base, run, log, cache=None, deb=None):
+    """Path of the pinned .deb of base.package (or of deb, another
+    package of the base's suite), downloading and checking it if needed."""
     cache = cache or os.path.join(ROOT, 'build-dl')
-    pinned = os.path.join(cache, f'{base.package}_{base.version}_all.deb')
+    if deb:
+        base = dataclasses.replace(base, package=deb.package, version=deb.version,
+                                   sha256=deb.sha256)
+    arch = deb.arch if deb else 'all'
+    pinned = os.path.join(cache, f'{base.package}_{base.version}_{arch}.deb')
     if not os.path.exists(pinned):
         state = os.path.join(cache, 'apt-' + base.name)
         apt = Apt(base, state, run)
         apt.update()
         have = apt.versions(base.package).get(base.package, {})
         if not have:
-            others = apt.versions('linux-source-*')
+            family = base.package.rsplit('-', 1)[0] + '-*'
+            others = apt.versions(family)
             raise BaseError(f'{MIRROR}/{base.archive} {base.suite} has no {base.package}; '
                             'it has: ' + ', '.join(f'{p} {v}' for p in sorted(others)
                                                    for v in sorted(others[p], key=_vkey)))
         version, digest = choose(base, have, log)
-        deb = os.path.join(cache, f'{base.package}_{version}_all.deb')
-        if not os.path.exists(deb):
+        got_deb = os.path.join(cache, f'{base.package}_{version}_{arch}.deb')
+        if not os.path.exists(got_deb):
             dl = os.path.join(cache, 'dl')
             shutil.rmtree(dl, ignore_errors=True)
             os.makedirs(dl)
@@ -188,11 +213,18 @@ def fetch(base, run, log, cache=None):
             if len(got) != 1 or sha256(got[0]) != digest:
                 raise BaseError(f'{base.package} {version}: download does not match '
                                 f'its checksum {digest}')
-            os.rename(got[0], deb)
-        pinned = deb
-    elif sha256(pinned) != base.sha256:
+            os.rename(got[0], got_deb)
+        return got_deb
+    if sha256(pinned) != base.sha256:
         os.unlink(pinned)
         raise BaseError(f'{pinned} did not match the pinned checksum; removed, run again')
+    return pinned
+
+
+def fetch(base, run, log, cache=None):
+    """Path of the base's source tarball, downloading it if needed."""
+    cache = cache or os.path.join(ROOT, 'build-dl')
+    pinned = fetch_deb(base, run, log, cache)
     tarball = os.path.join(cache, os.path.basename(pinned)[:-4] + '.tar.xz')
     if not os.path.exists(tarball):
         x = os.path.join(cache, 'x')
@@ -204,3 +236,22 @@ def fetch(base, run, log, cache=None):
         os.rename(inner[0], tarball)
         shutil.rmtree(x)
     return tarball
+
+
+def fetch_configs(base, run, log, cache=None):
+    """The directory holding Debian's config.*.xz files of the base
+    (CONFIGS), extracted once from the pinned linux-config package."""
+    if base.name not in CONFIGS:
+        raise BaseError(f'no Debian kernel config package pinned for base {base.name} '
+                        f'(scripts/bases.py CONFIGS has: {", ".join(CONFIGS)})')
+    cache = cache or os.path.join(ROOT, 'build-dl')
+    deb = fetch_deb(base, run, log, cache, deb=CONFIGS[base.name])
+    x = deb[:-4]
+    configs = os.path.join(x, 'usr', 'src', CONFIGS[base.name].package)
+    if not glob.glob(os.path.join(configs, 'config.*.xz')):
+        shutil.rmtree(x, ignore_errors=True)
+        run(['dpkg-deb', '-x', deb, x + '.tmp'])
+        os.rename(x + '.tmp', x)
+        if not glob.glob(os.path.join(configs, 'config.*.xz')):
+            raise BaseError(f'{deb} holds no {configs}/config.*.xz')
+    return configs

@@ -41,6 +41,9 @@ OBJ = os.path.join(B, 'obj')
 LOGS = os.path.join(B, 'logs')
 KSFT = os.path.join(B, 'kselftest')
 JOBS = os.environ.get('JOBS') or str(os.cpu_count() or 2)
+# NICE=<n> runs the kernel and kselftest builds under "nice -n <n>"
+# (make distro-test sets 10), not the guests.
+NICE = os.environ.get('NICE', '')
 KSFT_TARGETS = ['static_keys', 'markers', 'ftrace']
 # LLVM=-19 (or LLVM=1) in the environment builds with clang, as kbuild
 # reads it on every make run; EXTRA_CONFIG names more fragments (e.g.
@@ -479,9 +482,14 @@ def step_config(extra=(), src=SRC, obj=OBJ, strict=True, salt=''):
 
 # ---------------------------------------------------------------- build
 
+def niced(cmd):
+    """cmd under nice -n NICE when NICE is set."""
+    return ['nice', '-n', NICE] + cmd if NICE else cmd
+
+
 def kmake(*targets, obj=OBJ, src=SRC, logname='build', extra=()):
-    run(['make', '-C', src, f'O={obj}', f'CC={CC}', f'-j{JOBS}'] + list(extra) +
-        list(targets), logfile=os.path.join(LOGS, logname + '.log'))
+    run(niced(['make', '-C', src, f'O={obj}', f'CC={CC}', f'-j{JOBS}'] + list(extra) +
+              list(targets)), logfile=os.path.join(LOGS, logname + '.log'))
 
 
 def step_build(src=SRC, obj=OBJ, kselftests=True, logname='build'):
@@ -490,8 +498,8 @@ def step_build(src=SRC, obj=OBJ, kselftests=True, logname='build'):
     log(f'kernel built in {time.time() - t:.0f}s: {obj}/arch/x86/boot/bzImage')
     # vng installs modules into <obj>/.virtme_mods itself when modules.order
     # is newer; do it here so a failure shows up as a build error.
-    run(['make', '-C', src, f'O={obj}', 'INSTALL_MOD_PATH=' +
-         os.path.join(obj, '.virtme_mods'), 'INSTALL_MOD_STRIP=1', 'modules_install'],
+    run(niced(['make', '-C', src, f'O={obj}', 'INSTALL_MOD_PATH=' +
+               os.path.join(obj, '.virtme_mods'), 'INSTALL_MOD_STRIP=1', 'modules_install']),
         logfile=os.path.join(LOGS, logname + '-modules_install.log'))
     mods = os.path.join(obj, '.virtme_mods', 'lib', 'modules')
     rel = read(os.path.join(obj, 'include/config/kernel.release')).strip()
@@ -504,9 +512,9 @@ def step_build(src=SRC, obj=OBJ, kselftests=True, logname='build'):
     targets = [t for t in KSFT_TARGETS
                if os.path.isdir(os.path.join(SRC, 'tools/testing/selftests', t))]
     shutil.rmtree(KSFT, ignore_errors=True)
-    run(['make', '-C', os.path.join(SRC, 'tools/testing/selftests'),
-         'TARGETS=' + ' '.join(targets), f'O={os.path.join(B, "ksft-obj")}',
-         f'INSTALL_PATH={KSFT}', 'install'],
+    run(niced(['make', '-C', os.path.join(SRC, 'tools/testing/selftests'),
+               'TARGETS=' + ' '.join(targets), f'O={os.path.join(B, "ksft-obj")}',
+               f'INSTALL_PATH={KSFT}', 'install']),
         logfile=os.path.join(LOGS, 'kselftest.log'))
 
 

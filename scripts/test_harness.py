@@ -8,6 +8,7 @@ import unittest
 
 import bases
 import checks
+import distro
 import mk
 import series
 
@@ -435,6 +436,145 @@ class BasesTest(unittest.TestCase):
         for b in bases.BASES.values():
             self.assertRegex(b.sha256, r'^[0-9a-f]{64}$')
             self.assertTrue(os.path.isfile(b.series), b.series)
+
+    def test_configs_match_source(self):
+        """Debian's configs are pinned at the version of the base's
+        source package, from the same suite."""
+        for name, deb in bases.CONFIGS.items():
+            self.assertIn(name, bases.BASES)
+            self.assertEqual(deb.version, bases.BASES[name].version)
+            self.assertEqual(deb.package, 'linux-config-' + bases.BASES[name].upstream)
+            self.assertRegex(deb.sha256, r'^[0-9a-f]{64}$')
+
+    def test_fetch_configs_unknown_base(self):
+        b = bases.Base('6.1', 'linux-source-6.1', '6.1.1-1', 'aa', 'debian', 'x', '')
+        with self.assertRaisesRegex(bases.BaseError, 'no Debian kernel config'):
+            bases.fetch_configs(b, print, print)
+
+
+DEBIAN = """#
+# Automatically generated file; DO NOT EDIT.
+CONFIG_MODULES=y
+CONFIG_MODULE_SIG=y
+# CONFIG_MODULE_SIG_ALL is not set
+CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"
+CONFIG_NET_9P=m
+CONFIG_9P_FSCACHE=y
+"""
+
+
+class DistroConfigTest(unittest.TestCase):
+    def test_parse(self):
+        got = distro.parse_config(DEBIAN)
+        self.assertEqual(got['CONFIG_MODULE_SIG_ALL'], 'n')
+        self.assertEqual(got['CONFIG_SYSTEM_TRUSTED_KEYS'],
+                         '"debian/certs/debian-uefi-certs.pem"')
+        self.assertEqual(got['CONFIG_NET_9P'], 'm')
+        self.assertNotIn('CONFIG_MODULE_SIG_KEY', got)
+
+    def test_set_options(self):
+        text, changed = distro.set_options(DEBIAN, distro.KEY_OPTIONS)
+        got = distro.parse_config(text)
+        for k, v in distro.KEY_OPTIONS.items():
+            self.assertEqual(got[k], v)
+        # replaced in place, not defined twice
+        self.assertEqual(text.count('CONFIG_SYSTEM_TRUSTED_KEYS'), 1)
+        self.assertEqual(text.count('CONFIG_MODULE_SIG_ALL'), 1)
+        self.assertIn('CONFIG_NET_9P=m\n', text)
+        self.assertEqual(dict((n, (o, v)) for n, o, v in changed), {
+            'CONFIG_SYSTEM_TRUSTED_KEYS': ('"debian/certs/debian-uefi-certs.pem"', '""'),
+            'CONFIG_SYSTEM_REVOCATION_KEYS': (None, '""'),
+            'CONFIG_MODULE_SIG_KEY': (None, '"certs/signing_key.pem"'),
+            'CONFIG_MODULE_SIG_ALL': ('n', 'y'),
+        })
+        again, changed = distro.set_options(text, distro.KEY_OPTIONS)
+        self.assertEqual((again, changed), (text, []))
+
+    def test_set_option_off(self):
+        text, _ = distro.set_options('CONFIG_A=y\n', {'CONFIG_A': 'n'})
+        self.assertEqual(text, '# CONFIG_A is not set\n')
+
+    def test_fragments(self):
+        cfg = os.path.join(distro.ROOT, 'configs')
+        frags = [os.path.join(cfg, n) for n in
+                 ('base.config', 'test.config', 'lockdown.config', 'markers.config',
+                  'tracers.config', '7.3/tracers.config', '7.3/other.config')]
+        debug = os.path.join(cfg, 'debug.config')
+        got = [os.path.relpath(f, cfg) for f in distro.distro_fragments(frags + [debug],
+                                                                        (debug,))]
+        self.assertEqual(got, ['test.config', 'markers.config', '7.3/other.config',
+                               'distro/guest.config', 'debug.config'])
+
+    def test_fragments_exist(self):
+        for f in distro.distro_fragments(mk.fragments()):
+            self.assertTrue(os.path.isfile(f), f)
+        for row in distro.ROWS.values():
+            for e in row.extra:
+                self.assertTrue(os.path.isfile(os.path.join(distro.ROOT, 'configs', e)))
+
+    def test_lost_and_on(self):
+        before = {'CONFIG_A': 'y', 'CONFIG_B': 'y', 'CONFIG_C': 'm', 'CONFIG_D': 'n'}
+        after = {'CONFIG_A': 'y', 'CONFIG_B': 'n', 'CONFIG_D': 'm', 'CONFIG_E': 'y'}
+        self.assertEqual(distro.builtins_lost(before, after), ['CONFIG_B'])
+        self.assertEqual(distro.turned_on(before, after), ['CONFIG_D', 'CONFIG_E'])
+
+    def good(self, rt=False):
+        got = {k: 'y' for k in distro.DEBIAN_KEEP + (distro.DEBIAN_KEEP_RT if rt else [])}
+        got.update(distro.KEY_OPTIONS)
+        got['CONFIG_MARKERS'] = 'y'
+        return got
+
+    def test_problems(self):
+        want = {'CONFIG_MARKERS': 'y', 'CONFIG_KUNIT_ALL_TESTS': 'n'}
+        self.assertEqual(distro.config_problems(self.good(), want, rt=False), [])
+        got = self.good()
+        del got['CONFIG_SYSTEM_REVOCATION_KEYS']    # off with SYSTEM_REVOCATION_LIST
+        self.assertEqual(distro.config_problems(got, want, rt=False), [])
+        got['CONFIG_MARKERS'] = 'n'
+        got['CONFIG_SYSTEM_TRUSTED_KEYS'] = '"x.pem"'
+        del got['CONFIG_MITIGATION_ITS']
+        bad = distro.config_problems(got, want, rt=True)
+        self.assertEqual(len(bad), 4, bad)
+        for name in ('CONFIG_MARKERS', 'CONFIG_SYSTEM_TRUSTED_KEYS', 'CONFIG_MITIGATION_ITS',
+                     'CONFIG_PREEMPT_RT'):
+            self.assertTrue(any(b.startswith(name + '=') for b in bad), (name, bad))
+
+    def test_lockdown(self):
+        self.assertEqual(distro.expected_lockdown({'CONFIG_LOCK_DOWN_KERNEL_FORCE_NONE': 'y'}),
+                         'none')
+        self.assertEqual(distro.expected_lockdown(
+            {'CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY': 'y'}), 'integrity')
+
+    def test_mitigations(self):
+        v = '/sys/devices/system/cpu/vulnerabilities/'
+        text = (f'{v}retbleed:Mitigation: Stuffing\n'
+                f'{v}spectre_v2:Mitigation: Retpolines; IBPB: conditional; STIBP: disabled\n')
+        self.assertEqual([r[1] for r in distro.mitigation_rows(text, 'x')], ['ok', 'ok'])
+        text = f'{v}retbleed:Vulnerable\n'
+        self.assertEqual([r[1] for r in distro.mitigation_rows(text, 'x')], ['fail', 'fail'])
+
+    def test_guests(self):
+        installed = ['static_keys:test_static_keys.sh', 'markers:markers_test.sh',
+                     'markers:stress.sh', 'ftrace:ftracetest-ktap']
+        got = distro.guests(installed)
+        self.assertEqual(got, [
+            ('', ['static_keys:test_static_keys.sh', 'markers:markers_test.sh'],
+             distro.APPEND, True),
+            ('-hotplug', ['markers:stress.sh'], distro.HOTPLUG_APPEND, False)])
+        self.assertNotIn('retbleed=stuff', distro.HOTPLUG_APPEND)
+        self.assertEqual(len(distro.guests(installed[:2])), 1)
+
+    def test_pahole(self):
+        self.assertEqual(distro.pahole_version('v1.24\n'), 124)
+        self.assertEqual(distro.pahole_version('v1.30'), 130)
+        self.assertEqual(distro.pahole_version('pahole: not found'), 0)
+        self.assertGreaterEqual(distro.pahole_version('v1.22'), distro.PAHOLE_MIN)
+
+    def test_signed(self):
+        self.assertTrue(distro.module_signed(b'\x7fELF...' + distro.SIG_MAGIC))
+        self.assertFalse(distro.module_signed(b'\x7fELF...'))
+        self.assertTrue(distro.taint_unsigned('8192'))
+        self.assertFalse(distro.taint_unsigned(str(1 << 18 | 1 << 12)))
 
 
 
