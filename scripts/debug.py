@@ -31,6 +31,7 @@ import mk  # noqa: E402
 
 DEBUG_TIMEOUT = 2400
 KSFT_TIMEOUT = 900
+SWEEP_TIMEOUT = 3600
 
 # Reports of the debug options that step_boot()'s patterns ("BUG: ",
 # "WARNING: CPU", "KASAN", ...) do not all catch: lockdep titles other
@@ -81,6 +82,10 @@ DEBUG_PARTS = [
             env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
     mk.Part('debug-2', 'markers:stress.sh markers:events_batch.sh static_keys:events_batch.sh',
             timeout=DEBUG_TIMEOUT, env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
+    # The fault-injection sweeps (configs/debug.config has FAILSLAB,
+    # FAIL_PAGE_ALLOC and kmemleak): each operation once per fault point.
+    mk.Part('debug-3', 'static_keys:fail_nth.sh markers:fail_nth.sh',
+            timeout=SWEEP_TIMEOUT, env=f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '),
 ]
 
 

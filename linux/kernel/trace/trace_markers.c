@@ -21,9 +21,10 @@
  *    markers_mutex through marker_probe_register(): event_mutex nests
  *    outside markers_mutex.
  *  - The marker notifier runs under markers_mutex, so it only queues
- *    tm_sync_work; a module notifier running after the markers core's
- *    flushes it, so a module's events exist when its init runs and are
- *    gone when its unload returns.
+ *    tm_sync_work.  A module notifier running after the markers core's
+ *    updates the events itself instead, in the task loading or unloading
+ *    the module: its events exist when its init runs and are gone when
+ *    its unload returns, and their allocations are that task's.
  *
  * Probes are entered in the sites' read-side section, maybe preemptible
  * (see MARK()); each entry disables preemption around the record, as
@@ -1269,8 +1270,15 @@ static int tm_module_notify(struct notifier_block *nb, unsigned long action,
 
 	if (!mod->num_markers)
 		return NOTIFY_DONE;
-	if (action == MODULE_STATE_COMING || action == MODULE_STATE_GOING)
-		flush_work(&tm_sync_work);
+	if (action == MODULE_STATE_COMING || action == MODULE_STATE_GOING) {
+		/*
+		 * The queued update would only repeat this one.  Running it
+		 * here, not in a worker, makes its allocations the module
+		 * loader's: fault injection per task (fail-nth) reaches them.
+		 */
+		cancel_work_sync(&tm_sync_work);
+		tm_sync();
+	}
 	return NOTIFY_OK;
 }
 
