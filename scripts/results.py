@@ -165,7 +165,7 @@ def record_bench(out_dir):
         data['bench'] = {'meta': meta, 'claims': claims_lines(table), 'rows': res['rows']}
         with open(BENCH_TABLE, 'w', encoding='utf-8') as f:
             f.write(f'== make bench, {meta["date"]}, Linux {meta["base"]}, commit '
-                    f'{meta["commit"]}, {meta["mode"]}\n' + table)
+                    f'{sha(meta["commit"])}, {meta["mode"]}\n' + table)
         if os.path.exists(os.path.join(out_dir, 'flip.svg')):
             shutil.copyfile(os.path.join(out_dir, 'flip.svg'), BENCH_PLOT)
     env = dict(os.environ)
@@ -182,6 +182,10 @@ def row(data, case, variant, n=None, source='guest'):
                 and (n is None or r['n'] == n)):
             return r['value']
     raise KeyError(f'make bench has no {source} {case},{variant},{n} row')
+
+
+def sha(c):
+    return c or 'not recorded'
 
 
 def num(v):
@@ -215,7 +219,7 @@ def render_times(data):
         t = f'{minutes(fr["elapsed_s"])} from a fresh clone ({fr["note"]})'
         if last.get('date'):
             t += (f'; last run {minutes(last["elapsed_s"])} ({day(last["date"])}, '
-                  f'{last["commit"] or "commit not recorded"})')
+                  f'commit {sha(last["commit"])})')
         out.append(f'- `make {job}`: {t}')
     return '\n'.join(out) + '\n'
 
@@ -223,9 +227,9 @@ def render_times(data):
 def render_status(data):
     t, m = data['test'], data['bench']['meta']
     note = f' ({t["note"]})' if t.get('note') else ''
-    return (f'Last `make test`: **{t["summary"]}**, commit {t["commit"]}, '
+    return (f'Last `make test`: **{t["summary"]}**, commit {sha(t["commit"])}, '
             f'{day(t["date"])}, Linux {t["base"]} and the 6.12 backport, '
-            f'{t["elapsed_s"]} s{note}. Last `make bench`: commit {m["commit"]}, '
+            f'{t["elapsed_s"]} s{note}. Last `make bench`: commit {sha(m["commit"])}, '
             f'{day(m["date"])}, Linux {m["base"]}, {m["elapsed_s"]} s.\n')
 
 
@@ -240,7 +244,7 @@ def render_figures(data):
               if r['case'] == 'dyndbg' and r['variant'] == 'all_ipi_rounds')
     m = data['bench']['meta']
     lines = [
-        f'`make bench` of {m["date"]}, Linux {m["base"]}, commit {m["commit"]}, '
+        f'`make bench` of {m["date"]}, Linux {m["base"]}, commit {sha(m["commit"])}, '
         f'{m["mode"]}: guest figures are instructions per iteration '
         f'(loop subtracted), not cycles.',
         '',
