@@ -204,10 +204,11 @@ def render_headline(data):
     m = data['bench']['meta']
     n = next(r['n'] for r in data['bench']['rows']
              if r['case'] == 'events' and r['variant'] == 'batched_ipi_rounds')
-    return (f'Writing `1` then `0` to `events/enable` switches all {n} trace events of '
-            f'the bench kernel in {num(row(data, "events", "batched_ipi_rounds", n))} IPI '
-            f'rounds, against {num(row(data, "events", "one_by_one_ipi_rounds", n))} when '
-            f'each event\'s own `enable` file is written in turn (`make bench` of '
+    return (f'Events switched together share one batch of code patching: `1`, then '
+            f'`0`, written to `events/enable` switches all {n} trace events of the bench '
+            f'kernel in {num(row(data, "events", "batched_ipi_rounds", n))} IPI rounds, '
+            f'against {num(row(data, "events", "one_by_one_ipi_rounds", n))} when each '
+            f'event\'s own `enable` file is written in turn (`make bench`, '
             f'{day(m["date"])}, Linux {m["base"]}).\n')
 
 

@@ -610,6 +610,19 @@ class ResultsTest(unittest.TestCase):
                          'README.md blocks differ from doc/results.json: '
                          'run "make results" and commit both')
 
+    def test_readme_has_the_blocks(self):
+        with open(results.README, encoding='utf-8') as f:
+            names = results.blocks(f.read())
+        self.assertEqual(sorted(set(names)), sorted(results.RENDER))
+
+    def test_readme_first_screen(self):
+        """The first screen: pitch, a MARK() site, the two commands."""
+        with open(results.README, encoding='utf-8') as f:
+            head = ''.join(f.readlines()[:60])
+        for s in ('MARK(', 'bpftrace', 'make run', 'make test',
+                  '<!-- results:headline -->', '<!-- results:times -->'):
+            self.assertIn(s, head)
+
     def test_setup_section_commands(self):
         """CI runs make test; README's "Set up and run" names both."""
         with open(results.README, encoding='utf-8') as f:
