@@ -49,7 +49,7 @@ KSFT_TARGETS = ['static_keys', 'markers', 'ftrace']
 # LLVM=-19 (or LLVM=1) in the environment builds with clang, as kbuild
 # reads it on every make run; EXTRA_CONFIG names more fragments (e.g.
 # configs/extra/kcfi.config): together they run the tests on a kCFI
-# kernel (README, "Build matrix").
+# kernel (doc/build-matrix.md).
 LLVM = os.environ.get('LLVM', '')
 CC = ('ccache clang' + LLVM if LLVM.startswith('-') else 'ccache clang') if LLVM else 'ccache gcc'
 # Paths under the parent of B are hashed relative to the object dir, so
