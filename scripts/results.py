@@ -246,23 +246,25 @@ def render_figures(data):
     m = data['bench']['meta']
     lines = [
         f'`make bench` of {m["date"]}, Linux {m["base"]}, commit {sha(m["commit"])}, '
-        f'{m["mode"]}: guest figures are instructions per iteration '
-        f'(loop subtracted), not cycles.',
+        f'{m["mode"]}: guest instructions per iteration, not cycles; the empty '
+        f'loop\'s {num(nothing)} subtracted, except in the two "enabled" rows, which '
+        f'the claims compare with it.',
         '',
         '| what | MARK / with the series | against |',
         '|---|---|---|',
         f'| disabled site | {num(g("off", "mark") - nothing)} | tracepoint '
         f'{num(g("off", "tracepoint") - nothing)}, load+test of a flag '
         f'{num(g("off", "generic") - nothing)} |',
-        f'| enabled, one empty probe | {num(g("on", "mark_1probe_empty"))} | tracepoint '
+        f'| enabled, one empty probe (loop included) | {num(g("on", "mark_1probe_empty"))} | tracepoint '
         f'{num(g("on", "tracepoint_1probe_empty"))} |',
-        f'| the same, retpolines + call depth tracking | '
+        f'| the same, retpolines + call depth tracking (loop included) | '
         f'{num(g("mitigations_on", "mark_1probe_empty", s=mit))} | tracepoint '
         f'{num(g("mitigations_on", "tracepoint_1probe_empty", s=mit))} |',
         f'| record `"%d %p"` in the ring buffer | {num(g("record", "mark") - rec0)} | '
         f'TRACE_EVENT {num(g("record", "tracepoint") - rec0)}, trace_printk '
         f'{num(g("record", "trace_printk") - rec0)}, kprobe event '
-        f'{num(g("record", "kprobe_event") - g("record", "kprobe_event_call_only"))} |',
+        f'{num(g("record", "kprobe_event") - g("record", "kprobe_event_call_only"))} '
+        f'(less its call instead of the loop) |',
         f'| BPF tracepoint program on the event | {num(g("bpf", "mark") - rec0)} | '
         f'on the TRACE_EVENT {num(g("bpf", "tracepoint") - rec0)} |',
         f'| BPF raw tracepoint program | {num(g("bpf_raw", "mark") - rec0)} | '
