@@ -14,6 +14,7 @@
 #   make distro-test-cloud     cloud-amd64 (build-distro-cloud/)
 #   make distro-test-rt        rt-amd64, PREEMPT_RT (build-distro-rt/)
 #   make distro-test-rt-debug  rt-amd64 + configs/debug.config (build-distro-rt-debug/)
+#   make results       rewrite README.md's generated blocks from doc/results.json
 #
 # Variables: BASE=7.3|6.12 (scripts/bases.py) B=<build dir> KERNEL_SRC=<tree>
 #            VM_ACCEL=kvm JOBS=<n> BACKPORT=none NICE=<n> VM_TIMEOUT=<s>
@@ -22,7 +23,7 @@ PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
 export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
 
-.PHONY: run test test-debug check series series-check bench clean distclean harness-test \
+.PHONY: run test test-debug check series series-check bench clean distclean harness-test results \
 	build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug
 
 run test test-debug check series series-check bench:
@@ -36,6 +37,9 @@ distro-test-cloud distro-test-rt distro-test-rt-debug:
 
 build-matrix:
 	@$(PYTHON) scripts/matrix.py
+
+results:
+	@$(PYTHON) scripts/results.py readme
 
 harness-test:
 	@$(PYTHON) -m unittest discover -s scripts -p 'test_*.py'

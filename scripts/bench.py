@@ -621,6 +621,8 @@ def main():
     print()
     mk.log(f'results: {os.path.relpath(out, ROOT)}/results.csv, results.json' +
            (', flip.svg' if plotted else '') + f'; make bench took {meta["elapsed_s"]}s')
+    import results
+    results.record_bench(out)
     return 0
 
 

@@ -66,7 +66,7 @@ def debug_problems(text):
 
 
 # Two guests side by side, one per host core, with about the same
-# work (times per test measured 2026-11-25, README "Measured times");
+# work (times per test measured 2026-11-25, doc/measurements.md);
 # each timeout at least twice its guest's time.  A debug kernel under
 # TCG needs more than the kselftests' own timeouts (120 s for markers):
 # test.sh passes KSFT_TIMEOUT to run_kselftest.sh as "-o".  ftracetest

@@ -384,7 +384,7 @@ def signed_rows(res, label):
 # secondary_startup_64 goes through its call depth accounting thunk,
 # which adds to __x86_call_depth at its link-time per-CPU address
 # (GS base still 0), in the freed and unmapped init sections.  Pristine
-# 7.3.4 does the same (README, "make distro-test"), so that test runs
+# 7.3.4 does the same (doc/distro-test.md), so that test runs
 # in a guest of its own booted without retbleed=stuff.
 HOTPLUG_TESTS = ('markers:stress.sh',)
 HOTPLUG_APPEND = ('spectre_v2=retpoline',)

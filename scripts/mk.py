@@ -28,6 +28,7 @@ import time
 
 import bases
 import checks
+import results
 import series as series_mod
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,7 +49,7 @@ KSFT_TARGETS = ['static_keys', 'markers', 'ftrace']
 # LLVM=-19 (or LLVM=1) in the environment builds with clang, as kbuild
 # reads it on every make run; EXTRA_CONFIG names more fragments (e.g.
 # configs/extra/kcfi.config): together they run the tests on a kCFI
-# kernel (README, "Build matrix").
+# kernel (doc/build-matrix.md).
 LLVM = os.environ.get('LLVM', '')
 CC = ('ccache clang' + LLVM if LLVM.startswith('-') else 'ccache clang') if LLVM else 'ccache gcc'
 # Paths under the parent of B are hashed relative to the object dir, so
@@ -861,6 +862,7 @@ def prepare():
 
 
 def job_run():
+    t0 = time.time()
     version = prepare()
     out, problems, text = step_boot(guest('demo.sh', '/tmp/results', KSFT), 'demo')
     demo = os.path.join(out, 'demo.txt')
@@ -869,6 +871,7 @@ def job_run():
     if problems:
         raise HarnessError('demo failed: ' + '; '.join(problems) + '\n' + console_tail(text))
     log(f'demo done on base Linux {version}')
+    results.record_run(time.time() - t0, version)
 
 
 def lockdown_boot():
@@ -1074,6 +1077,7 @@ def job_test():
     for name, _ in tasks:
         res.extend(done[name][0])
     log(f'make test on base Linux {version} took {time.time() - t0:.0f}s')
+    results.record_test(res.summary(), time.time() - t0, version)
     print(res.summary())
     return 1 if res.failed() else 0
 

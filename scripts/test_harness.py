@@ -10,6 +10,7 @@ import bases
 import checks
 import distro
 import mk
+import results
 import series
 
 
@@ -596,6 +597,70 @@ class FiguresTest(unittest.TestCase):
             checks.bench_results = orig
         self.assertEqual(out, 'Changes:\n - first item costs 21 instructions;\n'
                          ' - second item.\n\nRun of 2026-11-26.')
+
+
+class ResultsTest(unittest.TestCase):
+    """README quotes figures only through blocks rendered from the
+    committed doc/results.json: a figure in README never contradicts it."""
+
+    def test_readme_blocks_match_results(self):
+        with open(results.README, encoding='utf-8') as f:
+            text = f.read()
+        self.assertEqual(results.refresh(text, results.load()), text,
+                         'README.md blocks differ from doc/results.json: '
+                         'run "make results" and commit both')
+
+    def test_readme_has_the_blocks(self):
+        with open(results.README, encoding='utf-8') as f:
+            names = results.blocks(f.read())
+        self.assertEqual(sorted(set(names)), sorted(results.RENDER))
+
+    def test_readme_first_screen(self):
+        """The first screen: pitch, a MARK() site, the two commands."""
+        with open(results.README, encoding='utf-8') as f:
+            head = ''.join(f.readlines()[:60])
+        for s in ('MARK(', 'bpftrace', 'make run', 'make test',
+                  '<!-- results:headline -->', '<!-- results:times -->'):
+            self.assertIn(s, head)
+
+    def test_setup_section_commands(self):
+        """CI runs make test; README's "Set up and run" names both."""
+        with open(results.README, encoding='utf-8') as f:
+            text = f.read()
+        sec = text.split('## Set up and run', 1)[1].split('\n## ', 1)[0]
+        self.assertRegex(sec, r'(?m)^make run\b')
+        self.assertRegex(sec, r'(?m)^make test\b')
+
+    def test_unknown_block_refused(self):
+        with self.assertRaises(KeyError):
+            results.refresh('<!-- results:nope -->\nx\n<!-- /results -->\n',
+                            results.load())
+
+    def test_refresh_replaces_content(self):
+        data = results.load()
+        text = 'a\n<!-- results:status -->\nstale 1 passed\n<!-- /results -->\nb\n'
+        out = results.refresh(text, data)
+        self.assertIn(data['test']['summary'], out)
+        self.assertNotIn('stale', out)
+        self.assertEqual(results.refresh(out, data), out)
+
+    def test_claims_lines(self):
+        table = 'x\nclaims (issue 5 "done when"), from the figures above:\n' \
+                '  meets a: 1 vs 1\n  MISSES b: 2 vs 1\n\nsize\n'
+        self.assertEqual(results.claims_lines(table), ['meets a: 1 vs 1', 'MISSES b: 2 vs 1'])
+
+    def test_dump_round_trip(self):
+        data = results.load()
+        import json
+        self.assertEqual(json.loads(results.dump(data)), data)
+
+    def test_plain_run(self):
+        self.assertIsNone(results.plain_run({}))
+        self.assertIsNone(results.plain_run({'BASE': bases.DEFAULT, 'B': ''}))
+        self.assertTrue(results.plain_run({'BASE': '6.12'}))
+        self.assertTrue(results.plain_run({'BACKPORT': 'none'}))
+        self.assertTrue(results.plain_run({'EXTRA_CONFIG': 'configs/extra/kcfi.config'}))
+        self.assertTrue(results.plain_run({'RESULTS': 'none'}))
 
 
 if __name__ == '__main__':
