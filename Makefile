@@ -4,7 +4,8 @@
 #
 #   make run           build the series, boot it, show the demo
 #   make test          build, boot, run KUnit + kselftests + host checks
-#   make check         host only: checkpatch, sparse, W=1, coccicheck
+#   make check         host only: checkpatch, sparse, W=1, coccicheck, docs-check
+#   make docs-check    sphinx (trace, staging) and kernel-doc -Wall on the series
 #   make series        export git format-patch files + cover letter
 #   make series-check  build every prefix of the series
 #   make bench         the measurements (instructions per iteration)
@@ -23,10 +24,10 @@ PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
 export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
 
-.PHONY: run test test-debug check series series-check bench clean distclean harness-test results \
+.PHONY: run test test-debug check series series-check bench docs-check clean distclean harness-test results \
 	build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug
 
-run test test-debug check series series-check bench:
+run test test-debug check series series-check bench docs-check:
 	@$(MK) $@
 
 distro-test:

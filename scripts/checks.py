@@ -374,6 +374,7 @@ def run_all(res, c):
                                               if re.match(r'^(ERROR|WARNING|CHECK)', l))[:300])
     res.add('check: checkpatch --strict on every patch', 'fail' if bad else 'ok',
             '; '.join(bad))
+    docs_rows(res, c)
     cfiles = touched_c_files(c)
     if not cfiles:
         for n in ('sparse', 'W=1', 'coccicheck'):
@@ -383,6 +384,27 @@ def run_all(res, c):
     _warn_check(res, c, 'sparse (C=2)', ['C=2'], objs, r'(warning|error):')
     _warn_check(res, c, 'W=1 build', ['W=1'], objs, r'(warning|error):')
     _cocci(res, c, cfiles)
+
+
+def docs_check(c):
+    """scripts/docs-check.sh on the applied tree: (exit code, output)."""
+    r = subprocess.run(['bash', os.path.join(c.ROOT, 'scripts', 'docs-check.sh'), c.SRC,
+                        os.path.join(c.B, 'docs')], text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, check=False)
+    with open(os.path.join(c.LOGS, 'docs-check.log'), 'w', encoding='utf-8') as f:
+        f.write(r.stdout)
+    return r.returncode, r.stdout
+
+
+def docs_rows(res, c):
+    """The series' documents build with no sphinx warning of their own,
+    the static keys section comes after upstream's, and kernel-doc -Wall
+    says nothing of the new headers."""
+    rc, text = docs_check(c)
+    lines = [l for l in text.split('\n') if l and not l.startswith('+ ')]
+    res.add('check: documentation builds (sphinx trace, staging) and kernel-doc -Wall '
+            'with no warning in the series\' files', 'ok' if rc == 0 else 'fail',
+            '' if rc == 0 else ' / '.join(lines[-6:])[:400])
 
 
 def _compile_warnings(c, name, flags, objs, pattern):

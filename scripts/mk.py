@@ -119,6 +119,9 @@ TOOLS = [
     ('/usr/include/gelf.h', 'libelf-dev', None),
     ('/usr/include/openssl/ssl.h', 'libssl-dev', None),
     ('dpkg-deb', 'dpkg', None), (bases.KEYRING, 'debian-archive-keyring', None),
+    ('sphinx-build', 'python3-sphinx', None),
+    ('/usr/lib/python3/dist-packages/sphinx_rtd_theme', 'python3-sphinx-rtd-theme', None),
+    ('/usr/lib/python3/dist-packages/yaml', 'python3-yaml', None),
     ('vng', None, 'virtme-ng'),
     ('py:ply', None, 'ply'), ('py:git', None, 'GitPython'),
 ]
@@ -1172,6 +1175,15 @@ def job_check():
     return 1 if res.failed() else 0
 
 
+def job_docs_check():
+    """make docs-check: the documents and kernel-doc of the applied tree."""
+    step_deps()
+    step_tree()
+    rc, text = checks.docs_check(ctx())
+    print(text.rstrip())
+    return 1 if rc else 0
+
+
 def job_series():
     step_deps()
     d = checks.export_series(ctx(), strict=True)
@@ -1195,6 +1207,7 @@ def job_bench():
 
 JOBS_TABLE = {'bench': job_bench, 'test-debug': job_test_debug, 'run': job_run, 'test': job_test, 'check': job_check,
               'series': job_series, 'series-check': job_series_check,
+              'docs-check': job_docs_check,
               'test-backport': job_test_backport,
               'prepare': prepare, 'tree': step_tree}
 
