@@ -31,7 +31,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define FAIL_NTH_COUNT	(1U << 30)
+#include "../kselftest.h"
+
+#define FAIL_NTH_COUNT	1000000000U
 
 static int nth_fd = -1;
 
@@ -75,7 +77,7 @@ static int rawtp_prog(void)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.insn_cnt = ARRAY_SIZE(insns);
 	attr.license = (unsigned long)"GPL";
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd < 0) {

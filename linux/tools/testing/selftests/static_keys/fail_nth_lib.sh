@@ -56,7 +56,7 @@ fail_nth_restore() {
 # points; fails when one attempt misbehaved or nothing was swept.
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
-	local points=0 enomem=0 survived=0 bad=0
+	local points=0 enomem=0 survived=0 bad=0 count
 	local res errname injected
 
 	shift 5
@@ -71,7 +71,8 @@ fail_nth_sweep() {
 		return 1
 	fi
 	# Runs differ a little (caches warm up); stop well past the count.
-	max=$((max * 2 + 100))
+	count=$max
+	max=$((count * 2 + 100))
 	while [ $n -lt $max ]; do
 		n=$((n + 1))
 		$prepare
@@ -80,6 +81,7 @@ fail_nth_sweep() {
 		$undo "$res"
 		[ "$injected" = injected=1 ] || break
 		points=$((points + 1))
+		[ $((points % 100)) -eq 0 ] && echo "# $name: $points of about $count fault points"
 		case "$res $errname" in
 		"ok 0")		survived=$((survived + 1)) ;;
 		"err ENOMEM")	enomem=$((enomem + 1)) ;;
