@@ -96,8 +96,8 @@ int main(int argc, char **argv)
 	int fd = -1, link = -1, err;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s N write PATH DATA | insmod FILE [ARGS] | rmmod NAME | rawtp NAME\n",
-			argv[0]);
+		fprintf(stderr, "usage: %s N write PATH DATA | insmod FILE [ARGS] |\n"
+			"       rmmod NAME | rawtp NAME\n", argv[0]);
 		return 2;
 	}
 	n = strtoul(argv[1], NULL, 0);

@@ -113,6 +113,6 @@ else
 fi
 
 ktap_test_result "kmemleak: nothing of the batches leaked" \
-	fail_nth_leaks 'jump_label|static_key|tracepoint|text_poke|ddebug|trace_event|ftrace_event|event_enable|set_event'
+	fail_nth_leaks 'jump_label|static_key|tracepoint|text_poke|ddebug|trace_event|event_enable'
 
 ktap_finished

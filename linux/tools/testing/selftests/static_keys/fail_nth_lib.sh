@@ -22,7 +22,7 @@ fail_nth_setup() {
 	mountpoint -q $FN_DEBUGFS || mount -t debugfs none $FN_DEBUGFS
 	if [ ! -e /proc/thread-self/fail-nth ] || [ ! -d $FN_DEBUGFS/failslab ] ||
 	   [ ! -d $FN_DEBUGFS/fail_page_alloc ]; then
-		ktap_skip_all "kernel without FAILSLAB, FAIL_PAGE_ALLOC and FAULT_INJECTION_DEBUG_FS"
+		ktap_skip_all "no FAILSLAB, FAIL_PAGE_ALLOC or FAULT_INJECTION_DEBUG_FS"
 		exit "$KSFT_SKIP"
 	fi
 	[ -x "$FN_HELPER" ] || { ktap_skip_all "fail_nth helper not built"; exit "$KSFT_SKIP"; }
