@@ -87,8 +87,12 @@ DEBUG_PARTS = [
 # make fault-sweep: the fault-injection sweeps on the same kernel
 # (configs/debug.config has FAILSLAB, FAIL_PAGE_ALLOC and kmemleak), each
 # operation once per fault point; hours under TCG, so not in test-debug.
+# FAIL_NTH_MAX=<m> tries about m points of each operation (see
+# tools/testing/selftests/static_keys/fail_nth_lib.sh), for a short run.
 SWEEP_PART = mk.Part('sweep', 'static_keys:fail_nth.sh markers:fail_nth.sh',
-                     timeout=SWEEP_TIMEOUT, env=f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} ')
+                     timeout=SWEEP_TIMEOUT,
+                     env=f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
+                         f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} ')
 
 
 def debug_rows(part):

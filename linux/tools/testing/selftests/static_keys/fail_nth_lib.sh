@@ -54,9 +54,11 @@ fail_nth_restore() {
 # output of STATE must equal what it printed before the sweep.  Every
 # attempt must succeed or fail with ENOMEM.  Prints the count of fault
 # points; fails when one attempt misbehaved or nothing was swept.
+# FAIL_NTH_MAX=<m> (default 0: no limit) tries at most about m points of
+# an operation, every k-th, for a quick run; the output says so.
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
-	local points=0 enomem=0 survived=0 bad=0 count
+	local points=0 enomem=0 survived=0 bad=0 count step=1
 	local res errname injected
 
 	shift 5
@@ -73,15 +75,20 @@ fail_nth_sweep() {
 	# Runs differ a little (caches warm up); stop well past the count.
 	count=$max
 	max=$((count * 2 + 100))
+	if [ "${FAIL_NTH_MAX:-0}" -gt 0 ] && [ "$count" -gt "$FAIL_NTH_MAX" ]; then
+		step=$(((count + FAIL_NTH_MAX - 1) / FAIL_NTH_MAX))
+		echo "# $name: FAIL_NTH_MAX=$FAIL_NTH_MAX: every ${step}th of about $count points"
+	fi
+	n=$((1 - step))
 	while [ $n -lt $max ]; do
-		n=$((n + 1))
+		n=$((n + step))
 		$prepare
 		line=$("$FN_HELPER" $n "$@")
 		read -r res errname injected _ <<< "$line"
 		$undo "$res"
 		[ "$injected" = injected=1 ] || break
 		points=$((points + 1))
-		[ $((points % 100)) -eq 0 ] && echo "# $name: $points of about $count fault points"
+		[ $((points % 100)) -eq 0 ] && echo "# $name: $points fault points of about $count"
 		case "$res $errname" in
 		"ok 0")		survived=$((survived + 1)) ;;
 		"err ENOMEM")	enomem=$((enomem + 1)) ;;
@@ -94,8 +101,9 @@ fail_nth_sweep() {
 			return 1
 		fi
 	done
-	echo "# $name: $points fault points swept ($enomem ENOMEM, $survived succeeded" \
-	     "with the allocation failed, $bad other); last: $line"
+	echo "# $name: $points fault points swept$([ $step -gt 1 ] && echo " (every ${step}th)")" \
+	     "of $count, $enomem ENOMEM, $survived succeeded with the allocation failed," \
+	     "$bad other; unfaulted at n = $n: $line"
 	if [ "$injected" = injected=1 ]; then
 		echo "# $name: still failing at n = $n"
 		return 1
