@@ -20,8 +20,10 @@
 DIR=$(dirname "$(readlink -f "$0")")
 FN_HELPER=$DIR/../static_keys/fail_nth
 . "$DIR/../kselftest/ktap_helpers.sh"
-. "$DIR/../static_keys/fail_nth_lib.sh"
 . "$DIR/markers_lib.sh"
+[ -e "$DIR/../static_keys/fail_nth_lib.sh" ] ||
+	markers_skip_all "static_keys selftests (fail_nth) not installed beside markers"
+. "$DIR/../static_keys/fail_nth_lib.sh"
 
 T=/sys/kernel/tracing
 ME=$T/markers_enable
@@ -33,15 +35,22 @@ cleanup() {
 	fail_nth_restore
 }
 
+# modpath MODULE: the module's file, as load() finds it
+modpath() {
+	modinfo -n "$1" 2>/dev/null && return 0
+	[ -n "$MARKERS_MODDIR" ] && [ -e "$MARKERS_MODDIR/$1.ko" ] &&
+		echo "$MARKERS_MODDIR/$1.ko"
+}
+
 ktap_print_header
-[ -e "$DIR/../static_keys/fail_nth_lib.sh" ] ||
-	markers_skip_all "static_keys selftests not installed beside markers"
-fail_nth_setup
 markers_require_trace
 markers_require_modules marker-example probe-example
-EXAMPLE=$(modinfo -n marker-example)
-PROBE=$(modinfo -n probe-example)
+EXAMPLE=$(modpath marker-example)
+PROBE=$(modpath probe-example)
+[ -n "$EXAMPLE" ] && [ -n "$PROBE" ] ||
+	markers_skip_all "marker-example.ko or probe-example.ko not found"
 trap cleanup EXIT
+fail_nth_setup
 ktap_set_plan 8
 
 state() {
@@ -53,6 +62,23 @@ state() {
 
 load_example() {
 	load marker-example
+}
+# every marker of marker-example with sites has its event
+example_events() {
+	local m
+
+	for m in $(awk '/owners=.*marker_example/ && !/ sites=0 / { print $1 }' \
+		   $FN_DEBUGFS/markers/list); do
+		[ -d $T/events/markers/$m ] || return 1
+	done
+}
+# after a load: its events exist (maybe from the work item's retry)
+check_unload() {
+	if [ "$1" = ok ] && ! wait_for example_events; then
+		echo "# marker-example loaded without all its events"
+		return 1
+	fi
+	unload_all
 }
 unload_all() {
 	loaded probe-example && unload probe-example
@@ -70,23 +96,23 @@ disable_unload() {
 	unload_all
 }
 
-ktap_test_result "marker module load: each allocation failed in turn" \
-	fail_nth_sweep load state unload_all : -- insmod "$EXAMPLE"
-ktap_test_result "marker module unload: each allocation failed in turn" \
-	fail_nth_sweep unload state unload_all load_example -- rmmod marker_example
-ktap_test_result "probe register (probe module load): each allocation failed in turn" \
-	fail_nth_sweep register state unload_all load_example -- insmod "$PROBE"
-ktap_test_result "probe unregister (probe module unload): each allocation failed in turn" \
-	fail_nth_sweep unregister state unload_all load_both -- rmmod probe_example
-ktap_test_result "markers_enable, one batch: each allocation failed in turn" \
-	fail_nth_sweep batch_register state disable_unload load_example -- \
+fail_nth_test "marker module load: each allocation failed in turn" \
+	load state check_unload : -- insmod "$EXAMPLE"
+fail_nth_test "marker module unload: each allocation failed in turn" \
+	unload state unload_all load_example -- rmmod marker_example
+fail_nth_test "probe register (probe module load): each allocation failed in turn" \
+	register state unload_all load_example -- insmod "$PROBE"
+fail_nth_test "probe unregister (probe module unload): each allocation failed in turn" \
+	unregister state unload_all load_both -- rmmod probe_example
+fail_nth_test "markers_enable, one batch: each allocation failed in turn" \
+	batch_register state disable_unload load_example -- \
 	write $ME 'subsys_*'
-ktap_test_result "markers_enable !glob, one batch: each allocation failed in turn" \
-	fail_nth_sweep batch_unregister state disable_unload enable_subsys -- \
+fail_nth_test "markers_enable !glob, one batch: each allocation failed in turn" \
+	batch_unregister state disable_unload enable_subsys -- \
 	write $ME '!subsys_*'
 if grep -q ' bpf_get_raw_marker$' /proc/kallsyms; then
-	ktap_test_result "raw_tp link on a marker: each allocation failed in turn" \
-		fail_nth_sweep raw_tp state unload_all load_example -- rawtp subsys_mark1
+	fail_nth_test "raw_tp link on a marker: each allocation failed in turn" \
+		raw_tp state unload_all load_example -- rawtp subsys_mark1
 else
 	ktap_test_skip "raw_tp link on a marker (kernel without CONFIG_MARKERS_BPF)"
 fi

@@ -27,18 +27,26 @@ HOLD=test_static_key_batch_hold
 OWNER=test_static_key_batch_owner
 DDCTL=/proc/dynamic_debug/control
 
+# The holder keeps the owner while a batch is queued; the owner uses the
+# holder's exports: discard, then unload the owner, then the holder.
+unload_both() {
+	[ -e /sys/module/$HOLD ] && echo discard > /sys/module/$HOLD/parameters/step
+	rmmod $OWNER 2>/dev/null
+	rmmod $HOLD 2>/dev/null
+	return 0
+}
+
 cleanup() {
 	echo 0 > $TRACEFS/events/enable 2>/dev/null
-	rmmod $HOLD 2>/dev/null
-	rmmod $OWNER 2>/dev/null
+	unload_both
 	rmmod test_dynamic_debug 2>/dev/null
 	fail_nth_restore
 }
 
 ktap_print_header
+trap cleanup EXIT
 fail_nth_setup
 mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS
-trap cleanup EXIT
 modprobe test_dynamic_debug 2>/dev/null
 ktap_set_plan 7
 
@@ -56,8 +64,8 @@ echo 0 > $TRACEFS/events/enable
 undo_events() {
 	echo 0 > $TRACEFS/events/enable
 }
-ktap_test_result "events/enable: each allocation failed in turn" \
-	fail_nth_sweep events_enable state undo_events : -- \
+fail_nth_test "events/enable: each allocation failed in turn" \
+	events_enable state undo_events : -- \
 	write $TRACEFS/events/enable 1
 
 # The subsystem with the most events, as a set_event glob.
@@ -66,30 +74,25 @@ SYS=$(sed 's/:.*//' $TRACEFS/available_events | sort | uniq -c | sort -rn |
 undo_glob() {
 	echo "!$SYS:*" >> $TRACEFS/set_event
 }
-ktap_test_result "set_event glob $SYS:*: each allocation failed in turn" \
-	fail_nth_sweep set_event state undo_glob : -- \
+fail_nth_test "set_event glob $SYS:*: each allocation failed in turn" \
+	set_event state undo_glob : -- \
 	write $TRACEFS/set_event "$SYS:*"
 
 if grep -q test_dynamic_debug $DDCTL 2>/dev/null; then
 	undo_dyndbg() {
 		echo "module test_dynamic_debug -p" > $DDCTL
 	}
-	ktap_test_result "dynamic debug control write: each allocation failed in turn" \
-		fail_nth_sweep dyndbg state undo_dyndbg : -- \
+	fail_nth_test "dynamic debug control write: each allocation failed in turn" \
+		dyndbg state undo_dyndbg : -- \
 		write $DDCTL "module test_dynamic_debug +p"
 else
 	ktap_test_skip "dynamic debug control write (no test_dynamic_debug module)"
 fi
 
 if modprobe $OWNER && modprobe $HOLD; then
-	rmmod $HOLD
-	rmmod $OWNER
+	unload_both
 	load_both() {
 		modprobe $OWNER && modprobe $HOLD
-	}
-	unload_both() {
-		rmmod $HOLD
-		rmmod $OWNER
 	}
 	queue_key() {
 		load_both && echo queue_key > /sys/module/$HOLD/parameters/step
@@ -97,14 +100,14 @@ if modprobe $OWNER && modprobe $HOLD; then
 	queue_tp() {
 		load_both && echo queue_tp > /sys/module/$HOLD/parameters/step
 	}
-	ktap_test_result "static key batch queue: each allocation failed in turn" \
-		fail_nth_sweep key_queue state unload_both load_both -- \
+	fail_nth_test "static key batch queue: each allocation failed in turn" \
+		key_queue state unload_both load_both -- \
 		write /sys/module/$HOLD/parameters/step queue_key
-	ktap_test_result "static key batch apply: each allocation failed in turn" \
-		fail_nth_sweep key_apply state unload_both queue_key -- \
+	fail_nth_test "static key batch apply: each allocation failed in turn" \
+		key_apply state unload_both queue_key -- \
 		write /sys/module/$HOLD/parameters/step apply
-	ktap_test_result "tracepoint batch apply: each allocation failed in turn" \
-		fail_nth_sweep tp_apply state unload_both queue_tp -- \
+	fail_nth_test "tracepoint batch apply: each allocation failed in turn" \
+		tp_apply state unload_both queue_tp -- \
 		write /sys/module/$HOLD/parameters/step apply
 else
 	ktap_test_skip "static key batch queue (no $HOLD module)"

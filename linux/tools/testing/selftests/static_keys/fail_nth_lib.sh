@@ -26,6 +26,12 @@ fail_nth_setup() {
 		exit "$KSFT_SKIP"
 	fi
 	[ -x "$FN_HELPER" ] || { ktap_skip_all "fail_nth helper not built"; exit "$KSFT_SKIP"; }
+	# fail-nth counts every fault point; failed user copies (EFAULT)
+	# would fail the helper's own reads and writes.
+	if [ -d $FN_DEBUGFS/fail_usercopy ]; then
+		ktap_skip_all "kernel with FAULT_INJECTION_USERCOPY (fail-nth would fail user copies)"
+		exit "$KSFT_SKIP"
+	fi
 	for f in failslab/ignore-gfp-wait failslab/verbose \
 		 fail_page_alloc/ignore-gfp-wait fail_page_alloc/ignore-gfp-highmem \
 		 fail_page_alloc/min-order fail_page_alloc/verbose; do
@@ -37,6 +43,22 @@ fail_nth_setup() {
 	done
 	echo N > $FN_DEBUGFS/fail_page_alloc/ignore-gfp-highmem
 	echo 0 > $FN_DEBUGFS/fail_page_alloc/min-order
+	# Only what the sweeps leak: forget what kmemleak found before.
+	[ -e $FN_DEBUGFS/kmemleak ] && echo clear > $FN_DEBUGFS/kmemleak
+}
+
+# fail_nth_test DESCRIPTION NAME STATE UNDO PREPARE -- OP ARG...: one
+# KTAP result for fail_nth_sweep (arguments kept whole, unlike
+# ktap_test_result's).
+fail_nth_test() {
+	local desc=$1
+
+	shift
+	if fail_nth_sweep "$@"; then
+		ktap_test_pass "$desc"
+	else
+		ktap_test_fail "$desc"
+	fi
 }
 
 fail_nth_restore() {
@@ -59,7 +81,7 @@ fail_nth_restore() {
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
 	local points=0 enomem=0 survived=0 bad=0 count step=1
-	local res errname injected
+	local res errname injected i
 
 	shift 5
 	before=$($state)
@@ -85,7 +107,10 @@ fail_nth_sweep() {
 		$prepare
 		line=$("$FN_HELPER" $n "$@")
 		read -r res errname injected _ <<< "$line"
-		$undo "$res"
+		if ! $undo "$res"; then
+			echo "# $name: fault point $n ($line): undo or its check failed"
+			return 1
+		fi
 		[ "$injected" = injected=1 ] || break
 		points=$((points + 1))
 		[ $((points % 100)) -eq 0 ] && echo "# $name: $points fault points of about $count"
@@ -94,7 +119,12 @@ fail_nth_sweep() {
 		"err ENOMEM")	enomem=$((enomem + 1)) ;;
 		*)		echo "# $name: fault point $n: $line"; bad=$((bad + 1)) ;;
 		esac
-		after=$($state)
+		# A work item may finish the update (a retry after ENOMEM).
+		for i in $(seq 50); do
+			after=$($state)
+			[ "$after" = "$before" ] && break
+			sleep 0.1
+		done
 		if [ "$after" != "$before" ]; then
 			echo "# $name: fault point $n ($line): state differs afterwards"
 			diff <(echo "$before") <(echo "$after") | head -20 | sed 's/^/# /'
