@@ -29,7 +29,7 @@ fail_nth_setup() {
 	# fail-nth counts every fault point; failed user copies (EFAULT)
 	# would fail the helper's own reads and writes.
 	if [ -d $FN_DEBUGFS/fail_usercopy ]; then
-		ktap_skip_all "kernel with FAULT_INJECTION_USERCOPY (fail-nth would fail user copies)"
+		ktap_skip_all "FAULT_INJECTION_USERCOPY: fail-nth would fail user copies"
 		exit "$KSFT_SKIP"
 	fi
 	for f in failslab/ignore-gfp-wait failslab/verbose \
