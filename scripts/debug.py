@@ -110,13 +110,19 @@ def debug_rows(part):
     return res
 
 
-def job_test_debug():
-    t0 = time.time()
-    res = mk.Results()
+def prepare_debug():
+    """The debug kernel and kselftests built; the base's version."""
     mk.step_deps()
     version = mk.step_tree()
     mk.step_config(extra=('debug.config',))
     mk.step_build()
+    return version
+
+
+def job_test_debug():
+    t0 = time.time()
+    res = mk.Results()
+    version = prepare_debug()
     mk.log(f'debug kernel prepared in {time.time() - t0:.0f}s (base Linux {version})')
     missed = mk.part_coverage(DEBUG_PARTS + [SWEEP_PART],
                               collections=('static_keys', 'markers'))
@@ -136,10 +142,7 @@ def job_test_debug():
 def job_fault_sweep():
     t0 = time.time()
     res = mk.Results()
-    mk.step_deps()
-    version = mk.step_tree()
-    mk.step_config(extra=('debug.config',))
-    mk.step_build()
+    version = prepare_debug()
     res.extend(debug_rows(SWEEP_PART))
     mk.log(f'make fault-sweep on base Linux {version} took {time.time() - t0:.0f}s')
     print(res.summary())
