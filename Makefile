@@ -12,6 +12,7 @@
 #   make test-debug    make test on a lockdep/KASAN/KFENCE debug kernel
 #   make fault-sweep   each allocation of the series' operations failed in turn (fail-nth),
 #                      on the test-debug kernel (hours; outside CI)
+#   make kcsan         the storms on a KCSAN kernel, after kcsan_test (outside CI)
 #   make build-matrix  i386, arm64 (KUnit boot), clang, config variants
 #   make distro-test   the tests on Debian's own configs, every row in turn:
 #   make distro-test-cloud     cloud-amd64 (build-distro-cloud/)
@@ -27,7 +28,7 @@ MK := $(PYTHON) scripts/mk.py
 export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
 
 .PHONY: run test test-debug check series series-check bench docs-check clean distclean harness-test results \
-	fault-sweep build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug
+	fault-sweep kcsan build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug
 
 run test test-debug check series series-check bench docs-check:
 	@$(MK) $@
@@ -40,6 +41,9 @@ distro-test-cloud distro-test-rt distro-test-rt-debug:
 
 fault-sweep:
 	@$(PYTHON) scripts/debug.py sweep
+
+kcsan:
+	@$(PYTHON) scripts/debug.py kcsan
 
 build-matrix:
 	@$(PYTHON) scripts/matrix.py

@@ -14,6 +14,7 @@ Environment: as scripts/mk.py; VM_TIMEOUT defaults to 2400 s since a
 KASAN + lockdep kernel under TCG is several times slower.
 """
 
+import glob
 import os
 import re
 import sys
@@ -22,9 +23,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bases  # noqa: E402
 
-# mk reads B and JOBS at import time.
+# mk reads B and JOBS at import time.  make kcsan builds a kernel of its
+# own (KCSAN and KASAN exclude each other).
+KIND = 'kcsan' if sys.argv[1:] == ['kcsan'] else 'debug'
 os.environ['B'] = os.path.abspath(os.environ.get('B') or
-                                  bases.default_build_dir('debug'))
+                                  bases.default_build_dir(KIND))
 os.environ.setdefault('JOBS', str(min(2, os.cpu_count() or 2)))
 
 import mk  # noqa: E402
@@ -77,7 +80,7 @@ DEBUG_PARTS = [
             'static_keys:batch_unload.sh '
             'markers:markers_test.sh markers:trace_events.sh '
             'markers:bad_input.sh markers:lockdown.sh markers:decode.sh '
-            'markers:tracers.sh markers:bpf.sh markers:bpf_raw.sh',
+            'markers:tracers.sh markers:bpf.sh markers:bpf_raw.sh markers:owners.sh',
             timeout=DEBUG_TIMEOUT, kunit=True, modtests=True,
             env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
     mk.Part('debug-2', 'markers:stress.sh markers:events_batch.sh static_keys:events_batch.sh',
@@ -149,8 +152,144 @@ def job_fault_sweep():
     return 1 if res.failed() else 0
 
 
+# make kcsan: the KCSAN kernel (configs/debug-kcsan.config).  The first
+# guest runs the built-in KUnit suites, kcsan_test among them: it passes
+# only if KCSAN reports the races it makes, i.e. only if this guest setup
+# (two vCPUs on one TCG thread) can show a data race at all.  The second
+# runs the stress storms: sites firing on every CPU while markers, events
+# and batches switch.
+KCSAN_PARTS = [
+    mk.Part('kcsan-kunit', 'static_keys:test_static_keys.sh', timeout=DEBUG_TIMEOUT,
+            kunit=True, modtests=True, env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
+    mk.Part('kcsan-storms', 'markers:stress.sh markers:events_batch.sh '
+            'static_keys:events_batch.sh static_keys:dyndbg_batch.sh',
+            timeout=DEBUG_TIMEOUT, env=f'KSFT_TIMEOUT={KSFT_TIMEOUT} '),
+]
+
+KCSAN_BLOCK = re.compile(r'^(?:\[[^\]]*\] )?=+\n(?:\[[^\]]*\] )?BUG: KCSAN: .*?\n'
+                         r'(?:\[[^\]]*\] )?=+$',
+                         re.M | re.S)
+KCSAN_TITLE = re.compile(r'BUG: KCSAN: ([\w-]+) in (\S+)(?: / (\S+))?')
+
+
+def series_functions():
+    """Names of the functions the series defines or changes: those defined
+    in its new files and in the added lines of its patches, and those its
+    patches' hunks are in."""
+    names = set()
+    define = re.compile(r'^\+?(?:static |inline |noinline |__always_inline |notrace |'
+                        r'__init |__ref |void |int |bool |long |unsigned |struct \w+ \*?|'
+                        r'u\d+ |\w+_t |const )+\**(\w+)\(', re.M)
+    for root, _dirs, files in os.walk(os.path.join(mk.ROOT, 'linux')):
+        for f in files:
+            if f.endswith(('.c', '.h')):
+                names.update(define.findall(mk.read(os.path.join(root, f))))
+    for f in glob.glob(os.path.join(mk.ROOT, 'patches', '*.patch')):
+        text = mk.read(f)
+        added = '\n'.join(l for l in text.split('\n') if l.startswith('+'))
+        names.update(define.findall(added))
+        names.update(hunk_functions(text))
+    return names
+
+
+def hunk_functions(patch):
+    """The functions of the patched tree (mk.SRC) that a patch's hunks
+    change: for each hunk, the last function definition that starts at
+    or before its new lines."""
+    names, path, lines = set(), None, []
+    start = re.compile(r'^[A-Za-z_][^;(]*?\b(\w+)\([^;]*$')
+    for line in patch.split('\n'):
+        if line.startswith('+++ b/'):
+            path = os.path.join(mk.SRC, line[6:].strip())
+            try:
+                lines = mk.read(path).split('\n') if path.endswith(('.c', '.h')) else []
+            except OSError:
+                lines = []
+            continue
+        m = re.match(r'^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@', line)
+        if not m or not lines:
+            continue
+        first = int(m.group(1)) - 1
+        last = min(len(lines), first + int(m.group(2) or 1))
+        for i in range(last - 1, -1, -1):
+            d = start.match(lines[i])
+            if d:
+                names.add(d.group(1))
+                if i <= first:
+                    break
+    return names
+
+
+def kcsan_reports(text):
+    """[(kind, (functions...), block)] for the KCSAN reports in a console
+    log, and the log without them."""
+    reports = []
+    for m in KCSAN_BLOCK.finditer(text):
+        t = KCSAN_TITLE.search(m.group(0))
+        funcs = tuple(f.split('+')[0] for f in t.groups()[1:] if f) if t else ()
+        reports.append((t.group(1) if t else '?', funcs, m.group(0)))
+    return reports, KCSAN_BLOCK.sub('', text)
+
+
+def kcsan_rows(part, mine):
+    """A KCSAN part's rows: its tests, a clean log once the KCSAN reports
+    are taken out, and the reports in the series' functions (none may
+    be) apart from those elsewhere (listed, not counted).  The reports
+    kcsan_test makes on purpose are its own."""
+    out, problems, text = mk.step_boot(
+        f'KSFT_TESTS="{part.tests}" KUNIT={int(part.kunit)} MODTESTS={int(part.modtests)} '
+        f'{part.env}' + mk.guest('test.sh', '/tmp/results', mk.KSFT), part.name,
+        timeout=part.timeout, append=() if part.kunit else ('kunit.enable=0',))
+    reports, rest = kcsan_reports(text)
+    problems = [p for p in problems if not p.startswith('kernel log shows')]
+    problems += [p for p in mk.log_problems(rest)] + debug_problems(rest)
+    res = mk.Results(quiet=True)
+    mk.guest_rows(res, out, problems, text, label=f'guest {part.name}',
+                  kunit=part.kunit, modtests=part.modtests)
+    if part.kunit:
+        kt = [r for r in res.rows if r[0].startswith('kunit: kcsan')]
+        res.add('kcsan: kcsan_test ran (the guest can show a data race)',
+                'ok' if kt and all(r[1] == 'ok' for r in kt) else 'fail',
+                f'{len(kt)} cases' if kt else 'no kcsan_test results')
+        return res
+    ours = [r for r in reports if set(r[1]) & mine]
+    listing = os.path.join(out, 'kcsan-reports.txt')
+    with open(listing, 'w', encoding='utf-8') as f:
+        for kind, funcs, block in reports:
+            f.write(f'{"SERIES" if set(funcs) & mine else "mainline"}: {kind} in '
+                    f'{" / ".join(funcs)}\n{block}\n\n')
+    mk.log(f'{part.name}: {len(reports)} KCSAN reports, {len(ours)} in the series\' '
+           f'functions (listed in {os.path.relpath(listing, mk.ROOT)})')
+    for kind, funcs, _b in reports:
+        mk.log(f'  {"SERIES" if set(funcs) & mine else "mainline"}: {kind} in '
+               f'{" / ".join(funcs)}')
+    res.add(f'kcsan: no data race reported in the series\' functions ({part.name})',
+            'fail' if ours else 'ok',
+            '; '.join(' / '.join(r[1]) for r in ours[:5]))
+    return res
+
+
+def job_kcsan():
+    t0 = time.time()
+    res = mk.Results()
+    mk.step_deps()
+    version = mk.step_tree()
+    mk.step_config(extra=('debug-kcsan.config',))
+    mk.step_build()
+    mine = series_functions()
+    mk.log(f'KCSAN kernel prepared in {time.time() - t0:.0f}s (base Linux {version}); '
+           f'{len(mine)} functions of the series')
+    for p in KCSAN_PARTS:
+        res.extend(kcsan_rows(p, mine))
+    mk.log(f'make kcsan on base Linux {version} took {time.time() - t0:.0f}s')
+    print(res.summary())
+    return 1 if res.failed() else 0
+
+
 def main():
     try:
+        if sys.argv[1:] == ['kcsan']:
+            return job_kcsan()
         if sys.argv[1:] == ['sweep']:
             return job_fault_sweep()
         return job_test_debug()

@@ -524,6 +524,22 @@ def step_build(src=SRC, obj=OBJ, kselftests=True, logname='build'):
 
 # ---------------------------------------------------------------- boot
 
+def log_problems(text):
+    """['kernel log shows "..."'] for each kind of splat in a console log."""
+    problems = []
+    for pat in (r'Kernel panic', r'BUG: ', r'Oops', WARN_RE,
+                r'general protection fault', r'INFO: task .* blocked',
+                r'watchdog: BUG', r'UBSAN', r'KASAN', r'possible recursive locking',
+                r'inconsistent lock state', r'suspicious RCU usage',
+                r'possible circular locking', r'possible irq lock inversion',
+                r'bad unlock balance', r'held lock freed', r'ODEBUG:',
+                r'sleeping function called from invalid context'):
+        m = re.search(pat, text)
+        if m:
+            problems.append(f'kernel log shows "{m.group(0)}"')
+    return problems
+
+
 def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), obj=OBJ):
     """Boot the kernel built in obj and run guest_cmd; returns the result dir."""
     out = os.path.join(B, 'out', name)
@@ -567,16 +583,7 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
     problems = []
     if rc == 124:
         problems.append(f'guest timed out after {timeout}s')
-    for pat in (r'Kernel panic', r'BUG: ', r'Oops', WARN_RE,
-                r'general protection fault', r'INFO: task .* blocked',
-                r'watchdog: BUG', r'UBSAN', r'KASAN', r'possible recursive locking',
-                r'inconsistent lock state', r'suspicious RCU usage',
-                r'possible circular locking', r'possible irq lock inversion',
-                r'bad unlock balance', r'held lock freed', r'ODEBUG:',
-                r'sleeping function called from invalid context'):
-        m = re.search(pat, text)
-        if m:
-            problems.append(f'kernel log shows "{m.group(0)}"')
+    problems += log_problems(text)
     if os.path.exists(os.path.join(out, 'kunit-modules.err')):
         problems.append('KUnit test module failed to load: ' +
                         read(os.path.join(out, 'kunit-modules.err')).strip())

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test module: a probe that holds one hit of a marker in the sites' read
+ * side, so that tools/testing/selftests/markers/owners.sh can remove what
+ * a later probe of the same hit uses (a trace instance, a raw tracepoint
+ * link) while that hit is in flight.
+ *
+ * Loaded with marker=<name>, it connects its probe to that marker before
+ * the test connects the probe under test, so a hit calls it first.  The
+ * first hit then spins in it until root writes "removed" to the "step"
+ * parameter or hold_ms pass.  A removal that waits for the probes in
+ * flight, as it must before freeing what they use, cannot return before
+ * the hold ends: the test writes "removing" before it starts the removal
+ * and "removed" once the removal returned, and the "state" parameter
+ * reads "<entered> <ended> <removing> <removed>": whether a hit entered
+ * the hold, whether the hold ended, and what the hold had seen of the
+ * removal when it ended.  "removed" there is the failure: the removal
+ * returned while a probe of the hit was still to run.
+ */
+
+#include <linux/atomic.h>
+#include <linux/jiffies.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/processor.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+static char *marker;
+module_param(marker, charp, 0400);
+MODULE_PARM_DESC(marker, "the marker whose first hit is held");
+
+static unsigned int hold_ms = 4000;
+module_param(hold_ms, uint, 0400);
+MODULE_PARM_DESC(hold_ms, "longest hold, in milliseconds");
+
+static atomic_t tmh_entered;	/* a hit entered the hold */
+static atomic_t tmh_ended;	/* ... and left it */
+static atomic_t tmh_removing;	/* the removal under test started */
+static atomic_t tmh_removed;	/* ... and returned */
+static bool tmh_removing_in_hit;	/* what the hold saw when it ended */
+static bool tmh_removed_in_hit;
+
+/* A spin, not a sleep: a hit may come with preemption disabled. */
+static void tmh_probe(void *data, const struct marker *m, const u64 *args)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(hold_ms);
+
+	if (atomic_xchg(&tmh_entered, 1))
+		return;
+	while (!atomic_read(&tmh_removed) && time_before(jiffies, end))
+		cpu_relax();
+	tmh_removing_in_hit = atomic_read(&tmh_removing);
+	tmh_removed_in_hit = atomic_read(&tmh_removed);
+	atomic_set_release(&tmh_ended, 1);
+}
+
+static int tmh_step_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "removing"))
+		atomic_set(&tmh_removing, 1);
+	else if (sysfs_streq(val, "removed"))
+		atomic_set(&tmh_removed, 1);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static const struct kernel_param_ops tmh_step_ops = {
+	.set = tmh_step_set,
+};
+module_param_cb(step, &tmh_step_ops, NULL, 0200);
+MODULE_PARM_DESC(step, "removing or removed");
+
+static int tmh_state_get(char *buf, const struct kernel_param *kp)
+{
+	bool ended = atomic_read_acquire(&tmh_ended);
+
+	return sysfs_emit(buf, "%d %d %d %d\n", atomic_read(&tmh_entered),
+			  ended, ended && tmh_removing_in_hit,
+			  ended && tmh_removed_in_hit);
+}
+
+static const struct kernel_param_ops tmh_state_ops = {
+	.get = tmh_state_get,
+};
+module_param_cb(state, &tmh_state_ops, NULL, 0400);
+MODULE_PARM_DESC(state, "entered, ended, and removing and removed as the hold ended");
+
+static int __init tmh_init(void)
+{
+	if (!marker || !*marker)
+		return -EINVAL;
+	return marker_probe_register(marker, NULL, tmh_probe, NULL);
+}
+module_init(tmh_init);
+
+static void __exit tmh_exit(void)
+{
+	/* End a hold still in progress; the wait below covers its hit. */
+	atomic_set(&tmh_removed, 1);
+	marker_probe_unregister(marker, tmh_probe, NULL);
+	marker_synchronize_unregister();
+}
+module_exit(tmh_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Markers test: hold a marker hit in the sites' read side");
