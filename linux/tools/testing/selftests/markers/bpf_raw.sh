@@ -13,7 +13,8 @@
 # and across an unload and reload of the markers' module.  A program
 # reading past the marker's arguments is refused with EINVAL; a name
 # nobody defines, and a marker's name for a writable program, with
-# ENOENT.  MARKERS_MODDIR may name a directory of the .ko files.
+# ENOENT; a tp_btf program on a marker's name does not load (no BTF type
+# for it).  MARKERS_MODDIR may name a directory of the .ko files.
 
 DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -47,7 +48,7 @@ load marker-decode
 TMP=$(mktemp -d)
 trap cleanup EXIT
 
-ktap_set_plan 7
+ktap_set_plan 8
 
 # The values bpf.sh's tracepoint programs read from the same markers'
 # records (INT_MIN, LLONG_MIN, ULLONG_MAX, chars next to wider fields),
@@ -140,6 +141,24 @@ test_writable() {
 	attach_fails marker_raw_w.bpf.o "No such file or directory"
 }
 ktap_test_result "a writable raw_tp program on a marker's name: ENOENT" test_writable
+
+# A tp_btf program attaches to the tracepoint whose BTF type
+# btf_trace_<name> it was loaded against; a marker has none, so with BTF
+# in the kernel the program is refused at load, by name.
+test_tp_btf() {
+	if "$DIR/marker_bpf" "$DIR/marker_btf.bpf.o" $DECODE 1 > "$TMP/btf.txt" 2>&1; then
+		echo "# marker_btf.bpf.o loaded and attached"
+		return 1
+	fi
+	sed 's/^/# /' "$TMP/btf.txt"
+	grep -q "find kernel BTF type ID of 'decode_int'" "$TMP/btf.txt" &&
+		grep -q '^load: ' "$TMP/btf.txt"
+}
+if [ -e /sys/kernel/btf/vmlinux ]; then
+	ktap_test_result "a tp_btf program on a marker's name: refused at load" test_tp_btf
+else
+	ktap_test_skip "a tp_btf program on a marker's name (kernel without BTF)"
+fi
 
 # The links are gone with the process: no probe left, the sites off.
 test_detached() {
