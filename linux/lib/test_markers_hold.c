@@ -7,19 +7,25 @@
  *
  * Loaded with marker=<name>, it connects its probe to that marker before
  * the test connects the probe under test, so a hit calls it first.  The
- * first hit then spins in it until root writes "removed" to the "step"
- * parameter or hold_ms pass.  A removal that waits for the probes in
- * flight, as it must before freeing what they use, cannot return before
- * the hold ends: the test writes "removing" before it starts the removal
- * and "removed" once the removal returned, and the "state" parameter
- * reads "<entered> <ended> <removing> <removed>": whether a hit entered
- * the hold, whether the hold ended, and what the hold had seen of the
- * removal when it ended.  "removed" there is the failure: the removal
- * returned while a probe of the hit was still to run.
+ * first hit from a task then spins in it until root writes "removed" to
+ * the "step" parameter or hold_ms pass.  A removal that waits for the
+ * probes in flight, as it must before freeing what they use, cannot
+ * return before the hold ends: the test writes "removing" before it
+ * starts the removal and "removed" once the removal returned.  The
+ * "state" parameter reads "<entered> <ended> <removing> <removed>
+ * <unregistered> <preemptible> <cpu>": whether a hit entered the hold,
+ * whether the hold ended, what the hold had seen of the removal when it
+ * ended, whether the marker's probes changed meanwhile (the removal got
+ * as far as unregistering the probe under test), whether the hit was
+ * held preemptible, and on which CPU.  "removed" there is the failure:
+ * the removal returned while a probe of the hit was still to run.
  */
 
 #include <linux/atomic.h>
-#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -33,7 +39,7 @@ MODULE_PARM_DESC(marker, "the marker whose first hit is held");
 
 static unsigned int hold_ms = 4000;
 module_param(hold_ms, uint, 0400);
-MODULE_PARM_DESC(hold_ms, "longest hold, in milliseconds");
+MODULE_PARM_DESC(hold_ms, "longest hold, in milliseconds (at most 10000)");
 
 static atomic_t tmh_entered;	/* a hit entered the hold */
 static atomic_t tmh_ended;	/* ... and left it */
@@ -41,18 +47,29 @@ static atomic_t tmh_removing;	/* the removal under test started */
 static atomic_t tmh_removed;	/* ... and returned */
 static bool tmh_removing_in_hit;	/* what the hold saw when it ended */
 static bool tmh_removed_in_hit;
+static bool tmh_unregistered;	/* the probes changed during the hold */
+static bool tmh_preemptible;	/* the hit was held preemptible */
+static int tmh_cpu = -1;	/* where */
 
-/* A spin, not a sleep: a hit may come with preemption disabled. */
+/*
+ * A spin, not a sleep: a hit may come with preemption disabled.  Only a
+ * task's hit is held (not one from an interrupt), and the hold is timed
+ * with a clock that does not need this CPU's ticks.
+ */
 static void tmh_probe(void *data, const struct marker *m, const u64 *args)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(hold_ms);
+	u64 end = ktime_get_mono_fast_ns() + (u64)hold_ms * NSEC_PER_MSEC;
+	const void *funcs = rcu_access_pointer(m->funcs);
 
-	if (atomic_xchg(&tmh_entered, 1))
+	if (!in_task() || atomic_xchg(&tmh_entered, 1))
 		return;
-	while (!atomic_read(&tmh_removed) && time_before(jiffies, end))
+	tmh_preemptible = preemptible();
+	tmh_cpu = raw_smp_processor_id();
+	while (!atomic_read(&tmh_removed) && ktime_get_mono_fast_ns() < end)
 		cpu_relax();
 	tmh_removing_in_hit = atomic_read(&tmh_removing);
 	tmh_removed_in_hit = atomic_read(&tmh_removed);
+	tmh_unregistered = rcu_access_pointer(m->funcs) != funcs;
 	atomic_set_release(&tmh_ended, 1);
 }
 
@@ -77,21 +94,25 @@ static int tmh_state_get(char *buf, const struct kernel_param *kp)
 {
 	bool ended = atomic_read_acquire(&tmh_ended);
 
-	return sysfs_emit(buf, "%d %d %d %d\n", atomic_read(&tmh_entered),
-			  ended, ended && tmh_removing_in_hit,
-			  ended && tmh_removed_in_hit);
+	return sysfs_emit(buf, "%d %d %d %d %d %d %d\n",
+			  atomic_read(&tmh_entered), ended,
+			  ended && tmh_removing_in_hit,
+			  ended && tmh_removed_in_hit,
+			  ended && tmh_unregistered,
+			  ended && tmh_preemptible, ended ? tmh_cpu : -1);
 }
 
 static const struct kernel_param_ops tmh_state_ops = {
 	.get = tmh_state_get,
 };
 module_param_cb(state, &tmh_state_ops, NULL, 0400);
-MODULE_PARM_DESC(state, "entered, ended, and removing and removed as the hold ended");
+MODULE_PARM_DESC(state, "entered, ended, removing, removed, unregistered, preemptible, cpu");
 
 static int __init tmh_init(void)
 {
 	if (!marker || !*marker)
 		return -EINVAL;
+	hold_ms = min(hold_ms, 10000U);
 	return marker_probe_register(marker, NULL, tmh_probe, NULL);
 }
 module_init(tmh_init);
