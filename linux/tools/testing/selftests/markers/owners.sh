@@ -49,17 +49,26 @@ TRACING_ON=
 BPF_PID=
 HELD_PID=
 
+# untrigger EVENT TRIGGER: TRIGGER removed from EVENT's triggers, if there.
+# Appended, not written with ">": an open with O_TRUNC removes every
+# trigger of the event at once, and an event whose module is gone may be
+# removed with its last user before the write that follows the open.
+untrigger() {
+	[ -e "$EV/$1/trigger" ] && grep -q "^${2%%:*}" "$EV/$1/trigger" &&
+		echo "!$2" >> "$EV/$1/trigger" 2>/dev/null
+	return 0
+}
+
 # users_remove: every user the tests make, whichever are left
 users_remove() {
 	[ -d "$INST" ] && echo 0 > "$INST/events/enable" && rmdir "$INST"
-	echo "!$MATCH" > $EV/subsys_mark3/trigger 2>/dev/null
-	echo "!$SAVE" > $EV/subsys_mark1/trigger 2>/dev/null
-	echo '!hist:keys=count' > $EV/subsys_mark3/trigger 2>/dev/null
-	echo '!enable_event:markers:subsys_mark3' > \
-		$EV/decode_int/trigger 2>/dev/null
+	untrigger subsys_mark3 "$MATCH"
+	untrigger subsys_mark1 "$SAVE"
+	untrigger subsys_mark3 'hist:keys=count'
+	untrigger decode_int 'enable_event:markers:subsys_mark3'
 	[ -d $T/events/synthetic/owners_lat ] &&
-		echo 0 > $T/events/synthetic/owners_lat/enable
-	echo '!owners_lat u64 lat' >> $T/synthetic_events 2>/dev/null
+		echo 0 > $T/events/synthetic/owners_lat/enable &&
+		echo '!owners_lat u64 lat' >> $T/synthetic_events
 	[ -d $T/events/ogrp ] && echo 0 > $T/events/ogrp/enable &&
 		echo '-:ogrp/mark3' >> $T/dynamic_events
 	[ -d $EV/subsys_mark3 ] && echo 0 > $EV/subsys_mark3/enable
@@ -124,19 +133,20 @@ has() {
 }
 
 # gone EVENT: the markers event EVENT is removed, its module being gone
-# and its users too; a switch of decode_int makes the update that removes
-# an event once held by a reference (some users drop theirs from a work
-# item: switch until it is done)
+# and its users too.  An event held by a reference (an eprobe, an
+# enable_event trigger) goes at the next update of the marker events
+# after the reference is dropped, and some users drop theirs from a work
+# item: switch the event on and off, which makes an update, until it goes.
 gone() {
 	local i
 
 	for i in $(seq 25); do
-		echo 1 > $EV/decode_int/enable
-		echo 0 > $EV/decode_int/enable
-		sleep 0.2
 		[ -d "$EV/$1" ] || return 0
+		{ echo 1 > "$EV/$1/enable"; echo 0 > "$EV/$1/enable"; } 2>/dev/null
+		sleep 0.2
 	done
-	echo "# markers/$1 stayed"
+	[ -d "$EV/$1" ] || return 0
+	echo "# markers/$1 stayed: $(grep "^$1 " /sys/kernel/debug/markers/list)"
 	return 1
 }
 
@@ -184,8 +194,12 @@ test_enable_event() {
 	hit 40
 	has $T/trace ' subsys_mark3: reads=[0-9]+ count=28$' || return 1
 	unload marker-example || return 1
-	echo '!enable_event:markers:subsys_mark3' > $EV/decode_int/trigger ||
+	echo '!enable_event:markers:subsys_mark3' >> $EV/decode_int/trigger ||
 		return 1
+	# what the trigger enabled stays enabled, as for any event
+	[ "$(cat $EV/subsys_mark3/enable)" = 1 ] ||
+		{ echo "# enable: $(cat $EV/subsys_mark3/enable)"; return 1; }
+	echo 0 > $EV/subsys_mark3/enable
 	gone subsys_mark3
 }
 
@@ -197,7 +211,7 @@ test_hist() {
 	hit 16
 	has $EV/subsys_mark3/hist '^\{ count: +16 \} hitcount: +2$' || return 1
 	unload marker-example || return 1
-	echo '!hist:keys=count' > $EV/subsys_mark3/trigger || return 1
+	echo '!hist:keys=count' >> $EV/subsys_mark3/trigger || return 1
 	gone subsys_mark3
 }
 
@@ -213,8 +227,8 @@ test_synthetic() {
 	has $T/trace ' owners_lat: lat=[0-9]+$' || return 1
 	unload marker-example || return 1
 	echo 0 > $T/events/synthetic/owners_lat/enable
-	echo "!$MATCH" > $EV/subsys_mark3/trigger || return 1
-	echo "!$SAVE" > $EV/subsys_mark1/trigger || return 1
+	echo "!$MATCH" >> $EV/subsys_mark3/trigger || return 1
+	echo "!$SAVE" >> $EV/subsys_mark1/trigger || return 1
 	echo '!owners_lat u64 lat' >> $T/synthetic_events || return 1
 	gone subsys_mark1 && gone subsys_mark3
 }
