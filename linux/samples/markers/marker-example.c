@@ -18,6 +18,7 @@
  * probe side.
  */
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -32,7 +33,8 @@
 #define EXAMPLE_IRQ_PERIOD_NS	20000
 
 static struct dentry *example_dir;
-static u64 example_reads;
+/* Readers on several CPUs count at once. */
+static atomic64_t example_reads = ATOMIC64_INIT(0);
 
 /* One hrtimer per context; example_irq_mutex serialises the writers. */
 struct example_irq {
@@ -150,8 +152,8 @@ static ssize_t example_read(struct file *file, char __user *buf,
 	static const char msg[] = "marker-example\n";
 
 	MARK(subsys_mark2, "comm=%s", current->comm);
-	MARK(subsys_mark3, "reads=%llu count=%lx", ++example_reads,
-	     (unsigned long)count);
+	MARK(subsys_mark3, "reads=%llu count=%lx",
+	     (u64)atomic64_inc_return(&example_reads), (unsigned long)count);
 	return simple_read_from_buffer(buf, count, ppos, msg, sizeof(msg) - 1);
 }
 
