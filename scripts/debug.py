@@ -238,10 +238,7 @@ def kcsan_rows(part, mine):
     are taken out, and the reports in the series' functions (none may
     be) apart from those elsewhere (listed, not counted).  The reports
     kcsan_test makes on purpose are its own."""
-    out, problems, text = mk.step_boot(
-        f'KSFT_TESTS="{part.tests}" KUNIT={int(part.kunit)} MODTESTS={int(part.modtests)} '
-        f'{part.env}' + mk.guest('test.sh', '/tmp/results', mk.KSFT), part.name,
-        timeout=part.timeout, append=() if part.kunit else ('kunit.enable=0',))
+    out, problems, text = part.boot()
     reports, rest = kcsan_reports(text)
     problems = [p for p in problems if not p.startswith('kernel log shows')]
     problems += [p for p in mk.log_problems(rest)] + debug_problems(rest)

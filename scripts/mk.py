@@ -941,15 +941,19 @@ class Part:
         """Whether this part runs kselftest <collection:test>."""
         return any(w in (test, test.split(':')[0]) for w in self.tests.split())
 
-    def run(self, obj=None):
+    def boot(self, obj=None):
+        """Boot this part's guest: step_boot()'s (out, problems, text)."""
         env = (f'KSFT_TESTS="{self.tests}" KUNIT={int(self.kunit)} '
                f'MODTESTS={int(self.modtests)} {self.env}')
         if self.ftrace_cases:
             env += f'FTRACE_CASES="{self.ftrace_cases}" '
-        out, problems, text = step_boot(
+        return step_boot(
             env + guest('test.sh', '/tmp/results', KSFT), self.name,
             timeout=self.timeout, obj=obj or OBJ,
             append=() if self.kunit else ('kunit.enable=0',))
+
+    def run(self, obj=None):
+        out, problems, text = self.boot(obj)
         res = Results(quiet=True)
         guest_rows(res, out, problems, text, label=f'guest {self.name}',
                    kunit=self.kunit, modtests=self.modtests)
