@@ -25,8 +25,9 @@
 # must not return before the hold ends; if it did, the held hit's next
 # probe would run on what it freed.  The hold also says whether the probe
 # under test was unregistered during it, so that, where the hold is
-# preemptible, a pass shows the removal waited after unregistering.  Run on a KASAN kernel, a removal
-# that does not wait also shows as a use-after-free report.
+# preemptible, a pass shows the removal waited after unregistering.  Run
+# on a KASAN kernel, a removal that does not wait also shows as a
+# use-after-free report.
 # MARKERS_MODDIR may name a directory of the .ko files.
 
 DIR=$(dirname "$(readlink -f "$0")")
