@@ -19,9 +19,17 @@
  * as far as unregistering the probe under test), whether the hit was
  * held preemptible, and on which CPU.  "removed" there is the failure:
  * the removal returned while a probe of the hit was still to run.
+ *
+ * Loaded with fail_load=<module> instead, it holds the first load of that
+ * module in the module notifier chain, after the markers core's notifier
+ * and before the marker events', until root writes "removed" to "step" or
+ * hold_ms pass, then fails every load of that module with -EBUSY: the
+ * test loads another module with markers meanwhile, whose load updates
+ * the marker events while the held module's markers are registered.
  */
 
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/minmax.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
@@ -29,6 +37,7 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
 #include <linux/processor.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -36,6 +45,10 @@
 static char *marker;
 module_param(marker, charp, 0400);
 MODULE_PARM_DESC(marker, "the marker whose first hit is held");
+
+static char *fail_load;
+module_param(fail_load, charp, 0400);
+MODULE_PARM_DESC(fail_load, "a module whose loads are failed, the first one held");
 
 static unsigned int hold_ms = 4000;
 module_param(hold_ms, uint, 0400);
@@ -72,6 +85,32 @@ static void tmh_probe(void *data, const struct marker *m, const u64 *args)
 	tmh_unregistered = rcu_access_pointer(m->funcs) != funcs;
 	atomic_set_release(&tmh_ended, 1);
 }
+
+/*
+ * Registered after the markers core's module notifier, at its priority:
+ * runs after it and before the marker events' one (priority -1).
+ */
+static int tmh_module_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	u64 end = ktime_get_mono_fast_ns() + (u64)hold_ms * NSEC_PER_MSEC;
+	struct module *mod = data;
+
+	if (action != MODULE_STATE_COMING || strcmp(mod->name, fail_load))
+		return NOTIFY_DONE;
+	if (!atomic_xchg(&tmh_entered, 1)) {
+		while (!atomic_read(&tmh_removed) &&
+		       ktime_get_mono_fast_ns() < end)
+			msleep(20);
+		atomic_set_release(&tmh_ended, 1);
+	}
+	return notifier_from_errno(-EBUSY);
+}
+
+static struct notifier_block tmh_module_nb = {
+	.notifier_call = tmh_module_notify,
+	.priority = 0,
+};
 
 static int tmh_step_set(const char *val, const struct kernel_param *kp)
 {
@@ -110,21 +149,27 @@ MODULE_PARM_DESC(state, "entered, ended, removing, removed, unregistered, preemp
 
 static int __init tmh_init(void)
 {
+	hold_ms = min(hold_ms, 10000U);
+	if (fail_load && *fail_load)
+		return register_module_notifier(&tmh_module_nb);
 	if (!marker || !*marker)
 		return -EINVAL;
-	hold_ms = min(hold_ms, 10000U);
 	return marker_probe_register(marker, NULL, tmh_probe, NULL);
 }
 module_init(tmh_init);
 
 static void __exit tmh_exit(void)
 {
-	/* End a hold still in progress; the wait below covers its hit. */
+	/* End a hold still in progress; what follows waits for it. */
 	atomic_set(&tmh_removed, 1);
-	marker_probe_unregister(marker, tmh_probe, NULL);
-	marker_synchronize_unregister();
+	if (fail_load && *fail_load) {
+		unregister_module_notifier(&tmh_module_nb);
+	} else {
+		marker_probe_unregister(marker, tmh_probe, NULL);
+		marker_synchronize_unregister();
+	}
 }
 module_exit(tmh_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Markers test: hold a marker hit in the sites' read side");
+MODULE_DESCRIPTION("Markers test: hold a marker hit in the sites' read side, or a module load");

@@ -3,7 +3,8 @@
 #
 # description: owners removed under their users: a marker module unloaded
 #	under eprobes, triggers, synthetic events and perf events on its
-#	events; an instance removed and links closed while a hit is in flight
+#	events; an instance removed and links closed while a hit is in flight;
+#	a module load failed after its markers were seen
 # requires: events/markers, marker-example.ko, marker-decode.ko,
 #	test_markers_hold.ko (CONFIG_TEST_MARKERS_HOLD), hist triggers,
 #	synthetic_events, eprobes, taskset
@@ -28,6 +29,12 @@
 # preemptible, a pass shows the removal waited after unregistering.  Run
 # on a KASAN kernel, a removal that does not wait also shows as a
 # use-after-free report.
+#
+# A module notifier that fails a load undoes the notifier chain only up
+# to itself.  test_markers_hold fails marker-example's load between the
+# markers core's notifier and the marker events' one, and holds it there
+# while marker-decode's load updates the marker events, which then have
+# marker-example's too: those must go with the failed load.
 # MARKERS_MODDIR may name a directory of the .ko files.
 
 DIR=$(dirname "$(readlink -f "$0")")
@@ -378,6 +385,42 @@ test_perf_close() {
 	close_held marker_bpf.bpf.o
 }
 
+# wait_long COMMAND...: COMMAND succeeded within 20 seconds
+wait_long() {
+	local i
+
+	for i in $(seq 200); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+test_failed_load() {
+	local pid ret=0
+
+	unload marker-example && unload marker-decode || return 1
+	wait_for test ! -d $EV/subsys_mark1 || return 1
+	load test_markers_hold fail_load=marker_example hold_ms=10000 ||
+		{ echo "# no test_markers_hold"; return 1; }
+	load marker-example &
+	pid=$!
+	wait_long grep -q '^1 ' $HOLD/state ||
+		{ echo "# the load never reached the hold"; return 1; }
+	load marker-decode || return 1
+	if [ ! -d $EV/subsys_mark1 ]; then
+		echo "# marker-decode's load made no event of the held module's markers"
+		ret=1
+	fi
+	echo removed > $HOLD/step
+	wait $pid && { echo "# marker-example's load did not fail"; ret=1; }
+	loaded marker-example && { echo "# marker-example loaded"; ret=1; }
+	wait_long test ! -d $EV/subsys_mark1 ||
+		{ echo "# markers/subsys_mark1 stayed after the failed load"; ret=1; }
+	unload test_markers_hold
+	return $ret
+}
+
 ktap_print_header
 
 markers_require_trace
@@ -401,7 +444,7 @@ CPUS=($(taskset -c -p $$ | sed 's/.*: //' | tr ',' '\n' |
 CPU_A=${CPUS[0]}
 CPU_B=${CPUS[1]}
 
-ktap_set_plan 8
+ktap_set_plan 9
 
 run "rmmod under an eprobe, the eprobe deleted without the module" \
 	test_eprobe
@@ -409,6 +452,8 @@ run "rmmod under an enable_event trigger of another module's event" \
 	test_enable_event
 run "rmmod under a hist trigger" test_hist
 run "rmmod under a synthetic event's triggers" test_synthetic
+run "a load failed by a later module notifier leaves no marker event" \
+	test_failed_load
 
 if [ ! -x "$DIR/marker_bpf" ]; then
 	ktap_test_skip "rmmod under a perf event (marker_bpf not built: needs clang and libbpf)"
