@@ -385,15 +385,9 @@ test_perf_close() {
 	close_held marker_bpf.bpf.o
 }
 
-# wait_long COMMAND...: COMMAND succeeded within 20 seconds
+# wait_long COMMAND...: wait_for (markers_lib.sh), four times as long
 wait_long() {
-	local i
-
-	for i in $(seq 200); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_for "$@" || wait_for "$@" || wait_for "$@" || wait_for "$@"
 }
 
 test_failed_load() {
