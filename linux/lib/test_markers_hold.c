@@ -20,16 +20,19 @@
  * held preemptible, and on which CPU.  "removed" there is the failure:
  * the removal returned while a probe of the hit was still to run.
  *
- * Loaded with fail_load=<module> instead, it holds the first load of that
- * module in the module notifier chain, after the markers core's notifier
- * and before the marker events', until root writes "removed" to "step" or
- * hold_ms pass, then fails every load of that module with -EBUSY: the
- * test loads another module with markers meanwhile, whose load updates
- * the marker events while the held module's markers are registered.
+ * Loaded with fail_load=<module> instead (the name as /proc/modules has
+ * it), it holds the first load of that module in the module notifier
+ * chain, after the markers core's notifier and before the marker events',
+ * until root writes "removed" to "step" or hold_ms pass, then fails every
+ * load of that module with -EBUSY: the test loads another module with
+ * markers meanwhile, whose load updates the marker events while the held
+ * module's markers are registered.  "state" then reads whether a load
+ * entered the hold and whether the hold ended, the other fields 0.
  */
 
 #include <linux/atomic.h>
-#include <linux/delay.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
@@ -48,7 +51,7 @@ MODULE_PARM_DESC(marker, "the marker whose first hit is held");
 
 static char *fail_load;
 module_param(fail_load, charp, 0400);
-MODULE_PARM_DESC(fail_load, "a module whose loads are failed, the first one held");
+MODULE_PARM_DESC(fail_load, "module (named with '_') whose loads fail, the first held");
 
 static unsigned int hold_ms = 4000;
 module_param(hold_ms, uint, 0400);
@@ -60,6 +63,7 @@ static atomic_t tmh_removing;	/* the removal under test started */
 static atomic_t tmh_removed;	/* ... and returned */
 static bool tmh_removing_in_hit;	/* what the hold saw when it ended */
 static bool tmh_removed_in_hit;
+static DECLARE_COMPLETION(tmh_release);	/* ends a held load */
 static bool tmh_unregistered;	/* the probes changed during the hold */
 static bool tmh_preemptible;	/* the hit was held preemptible */
 static int tmh_cpu = -1;	/* where */
@@ -93,15 +97,13 @@ static void tmh_probe(void *data, const struct marker *m, const u64 *args)
 static int tmh_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
-	u64 end = ktime_get_mono_fast_ns() + (u64)hold_ms * NSEC_PER_MSEC;
 	struct module *mod = data;
 
 	if (action != MODULE_STATE_COMING || strcmp(mod->name, fail_load))
 		return NOTIFY_DONE;
 	if (!atomic_xchg(&tmh_entered, 1)) {
-		while (!atomic_read(&tmh_removed) &&
-		       ktime_get_mono_fast_ns() < end)
-			msleep(20);
+		wait_for_completion_timeout(&tmh_release,
+					    msecs_to_jiffies(hold_ms));
 		atomic_set_release(&tmh_ended, 1);
 	}
 	return notifier_from_errno(-EBUSY);
@@ -116,9 +118,10 @@ static int tmh_step_set(const char *val, const struct kernel_param *kp)
 {
 	if (sysfs_streq(val, "removing"))
 		atomic_set(&tmh_removing, 1);
-	else if (sysfs_streq(val, "removed"))
+	else if (sysfs_streq(val, "removed")) {
 		atomic_set(&tmh_removed, 1);
-	else
+		complete_all(&tmh_release);
+	} else
 		return -EINVAL;
 	return 0;
 }
@@ -150,8 +153,11 @@ MODULE_PARM_DESC(state, "entered, ended, removing, removed, unregistered, preemp
 static int __init tmh_init(void)
 {
 	hold_ms = min(hold_ms, 10000U);
-	if (fail_load && *fail_load)
+	if (fail_load && *fail_load) {
+		if (marker)
+			return -EINVAL;
 		return register_module_notifier(&tmh_module_nb);
+	}
 	if (!marker || !*marker)
 		return -EINVAL;
 	return marker_probe_register(marker, NULL, tmh_probe, NULL);
@@ -162,6 +168,7 @@ static void __exit tmh_exit(void)
 {
 	/* End a hold still in progress; what follows waits for it. */
 	atomic_set(&tmh_removed, 1);
+	complete_all(&tmh_release);
 	if (fail_load && *fail_load) {
 		unregister_module_notifier(&tmh_module_nb);
 	} else {

@@ -402,6 +402,8 @@ test_failed_load() {
 	wait_long grep -q '^1 ' $HOLD/state ||
 		{ echo "# the load never reached the hold"; return 1; }
 	load marker-decode || return 1
+	grep -q '^1 0 ' $HOLD/state ||
+		echo "# the hold ended before marker-decode's load returned"
 	if [ ! -d $EV/subsys_mark1 ]; then
 		echo "# marker-decode's load made no event of the held module's markers"
 		ret=1
@@ -411,6 +413,7 @@ test_failed_load() {
 	loaded marker-example && { echo "# marker-example loaded"; ret=1; }
 	wait_long test ! -d $EV/subsys_mark1 ||
 		{ echo "# markers/subsys_mark1 stayed after the failed load"; ret=1; }
+	[ -d $EV/decode_int ] || { echo "# markers/decode_int went too"; ret=1; }
 	unload test_markers_hold
 	return $ret
 }
