@@ -116,13 +116,14 @@ static struct notifier_block tmh_module_nb = {
 
 static int tmh_step_set(const char *val, const struct kernel_param *kp)
 {
-	if (sysfs_streq(val, "removing"))
+	if (sysfs_streq(val, "removing")) {
 		atomic_set(&tmh_removing, 1);
-	else if (sysfs_streq(val, "removed")) {
+	} else if (sysfs_streq(val, "removed")) {
 		atomic_set(&tmh_removed, 1);
 		complete_all(&tmh_release);
-	} else
+	} else {
 		return -EINVAL;
+	}
 	return 0;
 }
 
