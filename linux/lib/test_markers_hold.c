@@ -27,7 +27,8 @@
  * load of that module with -EBUSY: the test loads another module with
  * markers meanwhile, whose load updates the marker events while the held
  * module's markers are registered.  "state" then reads whether a load
- * entered the hold and whether the hold ended, the other fields 0.
+ * entered the hold and whether the hold ended, the others 0, the cpu -1.
+ * That hold sleeps, so hold_ms is not capped for it.
  */
 
 #include <linux/atomic.h>
@@ -55,7 +56,7 @@ MODULE_PARM_DESC(fail_load, "module (named with '_') whose loads fail, the first
 
 static unsigned int hold_ms = 4000;
 module_param(hold_ms, uint, 0400);
-MODULE_PARM_DESC(hold_ms, "longest hold, in milliseconds (at most 10000)");
+MODULE_PARM_DESC(hold_ms, "longest hold, in milliseconds (a hit's at most 10000)");
 
 static atomic_t tmh_entered;	/* a hit entered the hold */
 static atomic_t tmh_ended;	/* ... and left it */
@@ -153,7 +154,6 @@ MODULE_PARM_DESC(state, "entered, ended, removing, removed, unregistered, preemp
 
 static int __init tmh_init(void)
 {
-	hold_ms = min(hold_ms, 10000U);
 	if (fail_load && *fail_load) {
 		if (marker)
 			return -EINVAL;
@@ -161,6 +161,8 @@ static int __init tmh_init(void)
 	}
 	if (!marker || !*marker)
 		return -EINVAL;
+	/* The probe spins: keep it well below the soft lockup limit. */
+	hold_ms = min(hold_ms, 10000U);
 	return marker_probe_register(marker, NULL, tmh_probe, NULL);
 }
 module_init(tmh_init);

@@ -394,17 +394,20 @@ test_failed_load() {
 	local pid ret=0
 
 	unload marker-example && unload marker-decode || return 1
-	wait_for test ! -d $EV/subsys_mark1 || return 1
-	load test_markers_hold fail_load=marker_example hold_ms=10000 ||
+	wait_for test ! -d $EV/subsys_mark1 ||
+		{ echo "# markers/subsys_mark1 stayed after rmmod"; return 1; }
+	load test_markers_hold fail_load=marker_example hold_ms=60000 ||
 		{ echo "# no test_markers_hold"; return 1; }
 	load marker-example &
 	pid=$!
 	wait_long grep -q '^1 ' $HOLD/state ||
 		{ echo "# the load never reached the hold"; return 1; }
-	load marker-decode || return 1
-	grep -q '^1 0 ' $HOLD/state ||
+	load marker-decode ||
+		{ echo removed > $HOLD/step; echo "# no marker-decode"; return 1; }
+	if ! grep -q '^1 0 ' $HOLD/state; then
 		echo "# the hold ended before marker-decode's load returned"
-	if [ ! -d $EV/subsys_mark1 ]; then
+		ret=1
+	elif [ ! -d $EV/subsys_mark1 ]; then
 		echo "# marker-decode's load made no event of the held module's markers"
 		ret=1
 	fi
