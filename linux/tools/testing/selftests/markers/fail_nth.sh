@@ -13,9 +13,10 @@
 # loading task creates their trace events), a probe module connecting
 # and disconnecting probes one by one, markers_enable switching marker
 # events in one static key batch and back, and a raw tracepoint BPF link
-# on a marker.  Each attempt must return 0 or ENOMEM, and once undone
-# leave the marker list, the static keys, set_event and the markers
-# events as before.  Then kmemleak must report nothing markers allocated.
+# on a marker.  Each attempt must return 0 or ENOMEM and leave no static
+# key half switched, and once undone leave the marker list, the static
+# keys it touched, set_event and the markers events as before.  Then
+# kmemleak must report nothing markers allocated.
 
 DIR=$(dirname "$(readlink -f "$0")")
 FN_HELPER=$DIR/../static_keys/fail_nth
@@ -55,7 +56,7 @@ ktap_set_plan 8
 
 state() {
 	cat $FN_DEBUGFS/markers/list
-	cat $FN_DEBUGFS/static_keys/keys
+	fail_nth_keys
 	cat $T/set_event
 	ls $T/events/markers 2>/dev/null
 }

@@ -14,9 +14,10 @@
 # every event's tracepoint), a set_event glob, a dynamic debug control
 # write, and the queue and apply steps of test_static_key_batch_hold's
 # static key and tracepoint batches.  Each attempt must return 0 or
-# ENOMEM, and once undone leave set_event, static_keys/keys and the
-# dynamic debug sites as before.  Then kmemleak must report nothing the
-# batches allocated.
+# ENOMEM and leave no static key half switched (fail_nth_lib.sh), and
+# once undone leave set_event, the keys it touched and the dynamic
+# debug sites as before.  Then kmemleak must report nothing the batches
+# allocated.
 
 DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -52,7 +53,7 @@ ktap_set_plan 7
 
 state() {
 	cat $TRACEFS/set_event
-	cat $FN_DEBUGFS/static_keys/keys
+	fail_nth_keys
 	grep test_dynamic_debug $DDCTL 2>/dev/null
 	grep -s . /sys/module/$HOLD/parameters/state
 }

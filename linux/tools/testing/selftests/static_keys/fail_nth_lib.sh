@@ -7,10 +7,20 @@
 # with nothing failed.  fail-nth is per thread: the operation's own
 # system call is what counts, including work it does in other code on
 # its own behalf; work items it only queues are not reached.
+#
+# Static keys are checked twice per attempt.  Before the undo, each key
+# the operation touches must be as it was before the operation or as
+# the operation leaves it, with every site patched to match, and each
+# event set_event lists must have its tracepoint's key on: never half
+# switched.  After the undo, the touched keys must be as before; keys
+# the operation does not touch are left out of that comparison, so that
+# other users of static keys meanwhile do not count.
 
 FN_DEBUGFS=/sys/kernel/debug
 FN_HELPER=${FN_HELPER:-$(dirname "${BASH_SOURCE[0]}")/fail_nth}
 FN_SAVED=()
+FN_TMP=
+FN_SET_EVENT=${FN_SET_EVENT:-/sys/kernel/tracing/set_event}
 
 # fail_nth_setup: skip the whole test without what it needs; make every
 # slab and page allocation of a task count (the defaults leave out
@@ -45,6 +55,119 @@ fail_nth_setup() {
 	echo 0 > $FN_DEBUGFS/fail_page_alloc/min-order
 	# Only what the sweeps leak: forget what kmemleak found before.
 	[ -e $FN_DEBUGFS/kmemleak ] && echo clear > $FN_DEBUGFS/kmemleak
+	FN_TMP=$(mktemp -d)
+}
+
+# fail_nth_keys: the static keys, for the STATE function of a sweep,
+# one "key: NAME<tab>enabled count default owner sites" line per key;
+# fail_nth_sweep keeps only the keys its operation touches.
+fail_nth_keys() {
+	fn_keys | sed 's/^/key: /'
+}
+
+# fn_keys: static_keys/keys as "NAME<tab>enabled count default owner
+# sites"; NAME is the key's symbol, "symbol [module]" in a module.
+fn_keys() {
+	awk '!/^#/ {
+		n = NF - 5; name = $1
+		for (i = 2; i <= n; i++)
+			name = name " " $i
+		print name "\t" $(n + 1) " " $(n + 2) " " $(n + 3) " " $(n + 4) " " $(n + 5)
+	}' $FN_DEBUGFS/static_keys/keys
+}
+
+# fn_snap FILE: write each key ("K NAME<tab>values") and each site's
+# instruction ("S NAME<tab>address insn", NAME its key's) to FILE.
+fn_snap() {
+	[ -r $FN_DEBUGFS/static_keys/keys ] && [ -r $FN_DEBUGFS/static_keys/sites ] ||
+		{ echo "no static_keys/keys or sites in debugfs"; return 1; }
+	{
+		fn_keys | sed 's/^/K /'
+		awk '!/^#/ {
+			addr = $1; i = 2
+			if ($2 ~ /^\[.*\]$/) {
+				addr = addr " " $2; i = 3
+			}
+			name = $(i + 2)
+			for (j = i + 3; j <= NF; j++)
+				name = name " " $j
+			print "S " name "\t" addr " " $(i + 1)
+		}' $FN_DEBUGFS/static_keys/sites
+	} > "$1"
+}
+
+# fn_touched BEFORE PREPARED DONE: the names of the keys whose lines
+# differ between the three snapshots, one per line.
+fn_touched() {
+	awk -F'\t' '/^K / {
+			f = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : 3
+			v[f, $1] = v[f, $1] "|" $2; k[$1] = 1
+		}
+		END {
+			for (n in k)
+				if (v[1, n] != v[2, n] || v[2, n] != v[3, n])
+					print substr(n, 3)
+		}' "$@"
+}
+
+# fn_filter: the output of a STATE function with the "key: " lines of
+# the keys not in $FN_TMP/touched left out.
+fn_filter() {
+	awk -F'\t' -v list="$FN_TMP/touched" '
+		BEGIN { while ((getline l < list) > 0) t[l] = 1 }
+		/^key: / && !(substr($1, 6) in t) { next }
+		{ print }'
+}
+
+# fn_half RESULT: each touched key now as in $FN_TMP/prepared or as in
+# $FN_TMP/done, its sites with it, and only as in done after a RESULT
+# of ok; each event of set_event with a key __tracepoint_<event> (the
+# syscall events: sys_enter, sys_exit) has it on.  Names what is not.
+fn_half() {
+	fn_snap "$FN_TMP/now" || return 1
+	awk -F'\t' -v res="$1" '
+		{
+			for (f = 1; FILENAME != ARGV[f]; f++)
+				;
+		}
+		f == 1 { t[$0] = 1; next }
+		f == 5 {
+			ev = $0; sub(/^[^:]*:/, "", ev)
+			sub(/^sys_enter_.*/, "sys_enter", ev)
+			sub(/^sys_exit_.*/, "sys_exit", ev)
+			if (("__tracepoint_" ev) in on && !on["__tracepoint_" ev]) {
+				print "event " $0 " listed, its tracepoint key off"
+				bad = 1
+			}
+			next
+		}
+		{
+			n = substr($1, 3)
+			if (f == 4 && /^K /) {
+				split($2, a, " "); kn = n; sub(/ \[.*\]$/, "", kn)
+				on[kn] = on[kn] || a[1] != 0
+			}
+			if (n in t)
+				v[f, n] = v[f, n] "|" $2
+		}
+		END {
+			for (n in t) {
+				if (v[4, n] == v[3, n])
+					continue
+				if (v[4, n] == v[2, n] && res != "ok")
+					continue
+				if (res == "ok")
+					print "key " n " not as after the operation succeeded:"
+				else
+					print "key " n " neither as before nor as after it:"
+				print "  now: " v[4, n]
+				print "  before: " v[2, n]
+				print "  after: " v[3, n]
+				bad = 1
+			}
+			exit bad
+		}' "$FN_TMP/touched" "$FN_TMP/prepared" "$FN_TMP/done" "$FN_TMP/now" \
+		"$FN_SET_EVENT"
 }
 
 # fail_nth_test DESCRIPTION NAME STATE UNDO PREPARE -- OP ARG...: one
@@ -68,32 +191,52 @@ fail_nth_restore() {
 		echo "${s#*=}" > "$FN_DEBUGFS/${s%%=*}"
 	done
 	FN_SAVED=()
+	[ -n "$FN_TMP" ] && rm -rf "$FN_TMP"
+	FN_TMP=
 }
 
 # fail_nth_sweep NAME STATE UNDO PREPARE -- OP ARG...: sweep "fail_nth n
 # OP ARG..." for n = 1, 2, ...  Before each attempt PREPARE runs (":" for
-# nothing); after it "UNDO ok" or "UNDO err" puts things back, and the
-# output of STATE must equal what it printed before the sweep.  Every
-# attempt must succeed or fail with ENOMEM.  Prints the count of fault
-# points; fails when one attempt misbehaved or nothing was swept.
+# nothing).  After it the static keys must not be half switched
+# (fn_half); then "UNDO ok" or "UNDO err" puts things back, and the
+# output of STATE must equal what it printed before the sweep, its
+# fail_nth_keys lines narrowed to the keys touched.  Every attempt must
+# succeed or fail with ENOMEM.  Prints the count of fault points; fails
+# when one attempt misbehaved or nothing was swept.
 # FAIL_NTH_MAX=<m> (default 0: no limit) tries at most about m points of
 # an operation, every k-th, for a quick run; the output says so.
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
 	local points=0 enomem=0 survived=0 bad=0 count step=1
-	local res errname injected i
+	local res errname injected i half
 
 	shift 5
+	# The keys this operation touches: those of the reference run,
+	# with nothing failed, or of its PREPARE and UNDO.
+	: > "$FN_TMP/touched"
 	before=$($state)
+	fn_snap "$FN_TMP/before"
 	$prepare
+	fn_snap "$FN_TMP/prepared"
 	line=$("$FN_HELPER" 0 "$@")
 	res=${line%% *}
+	fn_snap "$FN_TMP/done"
+	fn_touched "$FN_TMP/before" "$FN_TMP/prepared" "$FN_TMP/done" > "$FN_TMP/touched"
+	fn_half "$res" > "$FN_TMP/half"
+	half=$?
 	$undo "$res"
 	max=$(sed -n 's/.*points=\([0-9]*\).*/\1/p' <<< "$line")
 	if [ "$res" != ok ] || [ -z "$max" ]; then
 		echo "# $name: without a fault: $line"
 		return 1
 	fi
+	if [ $half -ne 0 ]; then
+		echo "# $name: half switched without a fault"
+		head -40 "$FN_TMP/half" | sed 's/^/# /'
+		return 1
+	fi
+	before=$(fn_filter <<< "$before")
+	echo "# $name: $(grep -c . "$FN_TMP/touched") static keys touched"
 	# Runs differ a little (caches warm up); stop well past the count.
 	count=$max
 	max=$((count * 2 + 100))
@@ -107,6 +250,12 @@ fail_nth_sweep() {
 		$prepare
 		line=$("$FN_HELPER" $n "$@")
 		read -r res errname injected _ <<< "$line"
+		if ! fn_half "$res" > "$FN_TMP/half"; then
+			echo "# $name: fault point $n ($line): half switched"
+			head -40 "$FN_TMP/half" | sed 's/^/# /'
+			$undo "$res"
+			return 1
+		fi
 		if ! $undo "$res"; then
 			echo "# $name: fault point $n ($line): undo or its check failed"
 			return 1
@@ -121,7 +270,7 @@ fail_nth_sweep() {
 		esac
 		# A work item may finish the update (a retry after ENOMEM).
 		for i in $(seq 50); do
-			after=$($state)
+			after=$($state | fn_filter)
 			[ "$after" = "$before" ] && break
 			sleep 0.1
 		done
