@@ -3,6 +3,7 @@
 
 import os
 import re
+import subprocess
 import tempfile
 import unittest
 
@@ -661,6 +662,104 @@ class ResultsTest(unittest.TestCase):
         self.assertTrue(results.plain_run({'BACKPORT': 'none'}))
         self.assertTrue(results.plain_run({'EXTRA_CONFIG': 'configs/extra/kcfi.config'}))
         self.assertTrue(results.plain_run({'RESULTS': 'none'}))
+
+
+FN_LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'linux', 'tools',
+                      'testing', 'selftests', 'static_keys', 'fail_nth_lib.sh')
+
+FN_KEYS = """# key enabled count default owner sites
+__tracepoint_sched_switch {sw} false vmlinux 2
+__tracepoint_foo [mymod] {foo} false mymod 1
+sched_smt_present 1 1 false vmlinux 1
+"""
+
+FN_SITES = """# address size insn key
+__schedule+0x10/0x200 5 {sw1} __tracepoint_sched_switch
+__schedule+0x30/0x200 2 {sw2} __tracepoint_sched_switch
+foo_fn+0x3/0x10 [mymod] 5 {foo} __tracepoint_foo [mymod]
+x+0x1/0x2 5 jmp sched_smt_present
+"""
+
+
+class FailNthLibTest(unittest.TestCase):
+    """fail_nth_lib.sh's half-switched check (fn_half) and its key filter
+    (fn_filter), on made-up static_keys listings: the kselftest sweeps
+    run only on the debug kernel, outside CI."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        os.makedirs(os.path.join(self.d, 'static_keys'))
+        os.makedirs(os.path.join(self.d, 'fn'))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def listing(self, sw='0 0', foo='0 0', sites='nop nop nop', events=''):
+        sw1, sw2, f = sites.split()
+        with open(os.path.join(self.d, 'static_keys', 'keys'), 'w') as f_:
+            f_.write(FN_KEYS.format(sw=sw, foo=foo))
+        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f_:
+            f_.write(FN_SITES.format(sw1=sw1, sw2=sw2, foo=f))
+        with open(os.path.join(self.d, 'set_event'), 'w') as f_:
+            f_.write(events)
+
+    def sh(self, script):
+        return subprocess.run(['bash', '-c', f'. "{FN_LIB}"; FN_DEBUGFS="{self.d}"; '
+                               f'FN_SET_EVENT="{self.d}/set_event"; FN_TMP="{self.d}/fn"; '
+                               + script], capture_output=True, text=True, check=False)
+
+    def reference(self):
+        """before = prepared: both keys off; done: both on, events listed."""
+        self.listing()
+        self.assertEqual(self.sh('fn_snap $FN_TMP/before && fn_snap $FN_TMP/prepared')
+                         .returncode, 0)
+        self.listing('1 1', '1 1', 'jmp jmp jmp', 'sched:sched_switch\nx:foo\n')
+        r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
+                    '$FN_TMP/done > $FN_TMP/touched && sort $FN_TMP/touched')
+        self.assertEqual(r.stdout.splitlines(),
+                         ['__tracepoint_foo [mymod]', '__tracepoint_sched_switch'])
+
+    def half(self, res):
+        return self.sh(f'fn_half {res}')
+
+    def test_as_after(self):
+        self.reference()
+        self.assertEqual(self.half('ok').returncode, 0)
+
+    def test_partial_failure(self):
+        self.reference()
+        self.listing('0 0', '1 1', 'nop nop jmp', 'x:foo\n')
+        self.assertEqual(self.half('err').returncode, 0)
+        r = self.half('ok')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('__tracepoint_sched_switch not as after', r.stdout)
+
+    def test_site_not_patched(self):
+        self.reference()
+        self.listing('1 1', '1 1', 'jmp nop jmp', 'sched:sched_switch\n')
+        r = self.half('err')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('__tracepoint_sched_switch neither as before nor as after', r.stdout)
+
+    def test_event_listed_key_off(self):
+        self.reference()
+        self.listing('0 0', '1 1', 'nop nop jmp', 'sched:sched_switch\n')
+        r = self.half('err')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('event sched:sched_switch listed, its tracepoint key off', r.stdout)
+
+    def test_no_listing(self):
+        self.reference()
+        os.remove(os.path.join(self.d, 'static_keys', 'sites'))
+        self.assertNotEqual(self.half('ok').returncode, 0)
+
+    def test_filter(self):
+        self.reference()
+        r = self.sh('{ echo other; fail_nth_keys; } | fn_filter')
+        self.assertEqual(r.stdout.splitlines(),
+                         ['other', 'key: __tracepoint_sched_switch\t1 1 false vmlinux 2',
+                          'key: __tracepoint_foo [mymod]\t1 1 false mymod 1'])
 
 
 if __name__ == '__main__':
