@@ -667,24 +667,44 @@ class ResultsTest(unittest.TestCase):
 FN_LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'linux', 'tools',
                       'testing', 'selftests', 'static_keys', 'fail_nth_lib.sh')
 
+# Made-up listings: a vmlinux tracepoint key with two sites, a module's
+# tracepoint key, a key counted once per event (as i2c_trace_msg_key),
+# and an unrelated key.
 FN_KEYS = """# key enabled count default owner sites
-__tracepoint_sched_switch {sw} false vmlinux 2
+__tracepoint_sys_enter {sw} false vmlinux 2
 __tracepoint_foo [mymod] {foo} false mymod 1
+shared_key {sh} false vmlinux 1
 sched_smt_present 1 1 false vmlinux 1
 """
 
 FN_SITES = """# address size insn key
-__schedule+0x10/0x200 5 {sw1} __tracepoint_sched_switch
-__schedule+0x30/0x200 2 {sw2} __tracepoint_sched_switch
+syscall_enter+0x10/0x200 5 {sw1} __tracepoint_sys_enter
+syscall_enter+0x30/0x200 2 {sw2} __tracepoint_sys_enter
 foo_fn+0x3/0x10 [mymod] 5 {foo} __tracepoint_foo [mymod]
+bar+0x2/0x8 5 {sh} shared_key
 x+0x1/0x2 5 jmp sched_smt_present
+"""
+
+# A made-up operation for fail_nth_sweep: switches the three keys on,
+# with a fault point before each; $FN_BUG leaves a site unpatched.
+FN_OP = r"""#!/bin/bash
+. "$FN_T/lib.sh"
+n=$1 done=0
+for k in sw foo sh; do
+	if [ "$n" -ne 0 ] && [ $((done + 1)) -eq "$n" ]; then
+		echo "err ENOMEM injected=1 points=$n"; exit 0
+	fi
+	done=$((done + 1)); on $k
+done
+echo "ok 0 injected=0 points=3"
 """
 
 
 class FailNthLibTest(unittest.TestCase):
-    """fail_nth_lib.sh's half-switched check (fn_half) and its key filter
-    (fn_filter), on made-up static_keys listings: the kselftest sweeps
-    run only on the debug kernel, outside CI."""
+    """fail_nth_lib.sh's half-switched check (fn_half), its key filter
+    and fail_nth_sweep, on made-up static_keys listings and a made-up
+    operation: the kselftest sweeps run only on the debug kernel,
+    outside CI."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -695,30 +715,38 @@ class FailNthLibTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def listing(self, sw='0 0', foo='0 0', sites='nop nop nop', events=''):
-        sw1, sw2, f = sites.split()
-        with open(os.path.join(self.d, 'static_keys', 'keys'), 'w') as f_:
-            f_.write(FN_KEYS.format(sw=sw, foo=foo))
-        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f_:
-            f_.write(FN_SITES.format(sw1=sw1, sw2=sw2, foo=f))
-        with open(os.path.join(self.d, 'set_event'), 'w') as f_:
-            f_.write(events)
+    def listing(self, on=(), events='', sites=None, sh='0 0'):
+        """Keys in on switched on (sw, foo: count 1; sh: count sh), their
+        sites patched unless sites overrides an insn (sw1, sw2, foo, sh)."""
+        val = {k: ('1 1' if k in on else '0 0') for k in ('sw', 'foo')}
+        val['sh'] = sh if 'sh' in on else '0 0'
+        insn = {k: ('jmp' if k[:2] in on or k in on else 'nop')
+                for k in ('sw1', 'sw2', 'foo', 'sh')}
+        insn.update(sites or {})
+        with open(os.path.join(self.d, 'static_keys', 'keys'), 'w') as f:
+            f.write(FN_KEYS.format(**val))
+        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f:
+            f.write(FN_SITES.format(**insn))
+        with open(os.path.join(self.d, 'set_event'), 'w') as f:
+            f.write(events)
 
-    def sh(self, script):
+    def sh(self, script, env=None):
         return subprocess.run(['bash', '-c', f'. "{FN_LIB}"; FN_DEBUGFS="{self.d}"; '
                                f'FN_SET_EVENT="{self.d}/set_event"; FN_TMP="{self.d}/fn"; '
-                               + script], capture_output=True, text=True, check=False)
+                               + script], capture_output=True, text=True, check=False,
+                              timeout=120, env=dict(os.environ, **(env or {})))
 
-    def reference(self):
-        """before = prepared: both keys off; done: both on, events listed."""
+    def reference(self, done=('sw', 'foo', 'sh'), sh='1 4'):
+        """before = prepared: every key off; done: those in done on."""
         self.listing()
         self.assertEqual(self.sh('fn_snap $FN_TMP/before && fn_snap $FN_TMP/prepared')
                          .returncode, 0)
-        self.listing('1 1', '1 1', 'jmp jmp jmp', 'sched:sched_switch\nx:foo\n')
+        self.listing(done, 'raw_syscalls:sys_enter\nmymod:foo\n', sh=sh)
         r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
                     '$FN_TMP/done > $FN_TMP/touched && sort $FN_TMP/touched')
-        self.assertEqual(r.stdout.splitlines(),
-                         ['__tracepoint_foo [mymod]', '__tracepoint_sched_switch'])
+        names = {'sw': '__tracepoint_sys_enter', 'foo': '__tracepoint_foo [mymod]',
+                 'sh': 'shared_key'}
+        self.assertEqual(r.stdout.splitlines(), sorted(names[k] for k in done))
 
     def half(self, res):
         return self.sh(f'fn_half {res}')
@@ -727,27 +755,51 @@ class FailNthLibTest(unittest.TestCase):
         self.reference()
         self.assertEqual(self.half('ok').returncode, 0)
 
-    def test_partial_failure(self):
+    def test_failure_leaves_some_keys_switched(self):
+        """After a failure each key as before or as after, a count in
+        between (a key counted per event) included; not after a success."""
         self.reference()
-        self.listing('0 0', '1 1', 'nop nop jmp', 'x:foo\n')
+        self.listing(('foo', 'sh'), 'mymod:foo\n', sh='1 2')
         self.assertEqual(self.half('err').returncode, 0)
         r = self.half('ok')
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn('__tracepoint_sched_switch not as after', r.stdout)
+        self.assertIn('key __tracepoint_sys_enter not as after the operation succeeded',
+                      r.stdout)
 
     def test_site_not_patched(self):
         self.reference()
-        self.listing('1 1', '1 1', 'jmp nop jmp', 'sched:sched_switch\n')
+        self.listing(('sw',), 'raw_syscalls:sys_enter\n', sites={'sw2': 'nop'})
         r = self.half('err')
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn('__tracepoint_sched_switch neither as before nor as after', r.stdout)
+        self.assertIn('key __tracepoint_sys_enter: enabled|1 not|0, site '
+                      'syscall_enter+0x30/0x200 still nop', r.stdout)
+
+    def test_module_site_not_patched(self):
+        self.reference()
+        self.listing(('foo',), '', sites={'foo': 'nop'})
+        r = self.half('err')
+        self.assertIn('site foo_fn+0x3/0x10 [mymod] still nop', r.stdout)
+
+    def test_site_patched_key_unchanged(self):
+        self.reference()
+        self.listing((), '', sites={'sh': 'jmp'})
+        r = self.half('err')
+        self.assertIn('key shared_key: enabled|0 as before, site bar+0x2/0x8 jmp not nop',
+                      r.stdout)
+
+    def test_garbage_site(self):
+        self.reference()
+        self.listing((), '', sites={'sw1': '?'})
+        self.assertIn('site syscall_enter+0x10/0x200 of key __tracepoint_sys_enter: '
+                      'neither a nop nor a jump', self.half('err').stdout)
 
     def test_event_listed_key_off(self):
+        """syscall events map to sys_enter; module keys lose " [mod]"."""
         self.reference()
-        self.listing('0 0', '1 1', 'nop nop jmp', 'sched:sched_switch\n')
+        self.listing((), 'syscalls:sys_enter_read\nmymod:foo\n')
         r = self.half('err')
-        self.assertNotEqual(r.returncode, 0)
-        self.assertIn('event sched:sched_switch listed, its tracepoint key off', r.stdout)
+        self.assertIn('event syscalls:sys_enter_read listed, its tracepoint key off', r.stdout)
+        self.assertIn('event mymod:foo listed, its tracepoint key off', r.stdout)
 
     def test_no_listing(self):
         self.reference()
@@ -755,11 +807,53 @@ class FailNthLibTest(unittest.TestCase):
         self.assertNotEqual(self.half('ok').returncode, 0)
 
     def test_filter(self):
-        self.reference()
+        self.reference(done=('sw',))
+        self.listing()
         r = self.sh('{ echo other; fail_nth_keys; } | fn_filter')
         self.assertEqual(r.stdout.splitlines(),
-                         ['other', 'key: __tracepoint_sched_switch\t1 1 false vmlinux 2',
-                          'key: __tracepoint_foo [mymod]\t1 1 false mymod 1'])
+                         ['other', 'key: __tracepoint_sys_enter\t0 0 false vmlinux 2'])
+        r = self.sh('fn_keys | fn_filter untouched')
+        self.assertEqual(len(r.stdout.splitlines()), 3)
+        self.assertNotIn('sys_enter', r.stdout)
+
+    def sweep(self, bug=''):
+        """fail_nth_sweep of FN_OP: 3 fault points, the keys undone."""
+        lib = os.path.join(self.d, 'lib.sh')
+        with open(lib, 'w') as f:
+            f.write(f'D="{self.d}/static_keys"\n'
+                    'on() { case $1 in\n'
+                    '  sw) sed -i "s/^__tracepoint_sys_enter 0 0/__tracepoint_sys_enter 1 1/" $D/keys\n'
+                    '      if [ -n "$FN_BUG" ]; then a=0,; else a=; fi\n'
+                    '      sed -i "${a:+0,/ nop __tracepoint_sys_enter/}s/ nop __tracepoint_sys_enter/'
+                    ' jmp __tracepoint_sys_enter/" $D/sites ;;\n'
+                    '  foo) sed -i "s/^\\(__tracepoint_foo .*\\) 0 0/\\1 1 1/; '
+                    's/ nop __tracepoint_foo/ jmp __tracepoint_foo/" $D/keys $D/sites ;;\n'
+                    '  sh) sed -i "s/^shared_key 0 0/shared_key 1 1/; s/ nop shared_key/ jmp '
+                    'shared_key/" $D/keys $D/sites ;;\n'
+                    '  esac; }\n')
+        helper = os.path.join(self.d, 'op')
+        with open(helper, 'w') as f:
+            f.write(FN_OP)
+        os.chmod(helper, 0o755)
+        self.listing()
+        return self.sh('state() { fail_nth_keys; }; undo() { . "$FN_T/lib.sh"; '
+                       f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; '
+                       f'cp "$FN_T/sites0" "{self.d}/static_keys/sites"; }}; '
+                       f'cp "{self.d}/static_keys/keys" "$FN_T/keys0"; '
+                       f'cp "{self.d}/static_keys/sites" "$FN_T/sites0"; '
+                       'fail_nth_sweep op state undo : -- x',
+                       env={'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug})
+
+    def test_sweep(self):
+        r = self.sweep()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn('# op: 3 static keys touched', r.stdout)
+        self.assertIn('# op: 3 fault points swept of 3, 3 ENOMEM', r.stdout)
+
+    def test_sweep_half_switched(self):
+        r = self.sweep(bug='1')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('# op: half switched without a fault', r.stdout)
 
 
 if __name__ == '__main__':

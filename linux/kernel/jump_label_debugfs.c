@@ -7,7 +7,7 @@
  *	keys	one line per key: symbol, enabled, count, default
  *		(true/false), owner, number of sites
  *	sites	one line per site: address, size, current instruction
- *		(nop/jmp, or init once freed), key
+ *		(nop/jmp, init once freed, ? for anything else), key
  *	stats	applied batches, sites and static_call pokes patched by
  *		them, text_poke batches, IPI rounds since boot
  *
@@ -30,6 +30,10 @@
 #include <linux/string_choices.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
+#ifdef CONFIG_X86
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+#endif
 
 /**
  * struct jl_dbg_mod - a module with a jump table
@@ -204,23 +208,26 @@ static int jl_dbg_keys_show(struct seq_file *m, void *v)
 /* The instruction now at @entry; init text may be gone, so not read. */
 static const char *jl_dbg_insn(struct jump_entry *entry)
 {
-	bool jmp;
+#ifdef CONFIG_X86
+	u8 insn[JMP32_INSN_SIZE];
+	int size;
+#endif
 
 	if (jump_entry_is_init(entry))
 		return "init";
 #ifdef CONFIG_X86
-	{
-		u8 op;
-
-		if (copy_from_kernel_nofault(&op, (void *)jump_entry_code(entry), 1))
-			return "?";
-		jmp = op == 0xe9 || op == 0xeb;	/* JMP32, JMP8 */
-	}
+	size = jump_entry_size(entry);
+	if (size > sizeof(insn) ||
+	    copy_from_kernel_nofault(insn, (void *)jump_entry_code(entry), size))
+		return "?";
+	if (insn[0] == JMP32_INSN_OPCODE || insn[0] == JMP8_INSN_OPCODE)
+		return "jmp";
+	/* Anything else, an int3 left behind included, is reported. */
+	return memcmp(insn, x86_nops[size], size) ? "?" : "nop";
 #else
-	jmp = static_key_enabled(jump_entry_key(entry)) ^
-	      jump_entry_is_branch(entry);
+	return static_key_enabled(jump_entry_key(entry)) ^
+	       jump_entry_is_branch(entry) ? "jmp" : "nop";
 #endif
-	return jmp ? "jmp" : "nop";
 }
 
 static int jl_dbg_sites_show(struct seq_file *m, void *v)
@@ -306,10 +313,13 @@ static int jl_dbg_module_notify(struct notifier_block *nb, unsigned long val,
 
 	switch (val) {
 	case MODULE_STATE_COMING:
-		/* Without memory the module is just not listed. */
+		/*
+		 * A module the listings would leave out is refused, as
+		 * jump_label_add_module() refuses one it cannot track.
+		 */
 		dm = kmalloc(sizeof(*dm), GFP_KERNEL);
 		if (!dm)
-			break;
+			return notifier_from_errno(-ENOMEM);
 		dm->mod = mod;
 		jump_label_lock();
 		list_add_tail(&dm->list, &jl_dbg_mods);

@@ -17,6 +17,9 @@ static DEFINE_STATIC_KEY_FALSE(skbo_key);
 
 static void skbo_fire(int n)
 {
+	/* A site, so that static_keys/keys and sites list the key. */
+	if (static_branch_unlikely(&skbo_key))
+		n = -n;
 	trace_test_static_key_batch_owner_tp(n);
 }
 

@@ -8,13 +8,14 @@
 # system call is what counts, including work it does in other code on
 # its own behalf; work items it only queues are not reached.
 #
-# Static keys are checked twice per attempt.  Before the undo, each key
-# the operation touches must be as it was before the operation or as
-# the operation leaves it, with every site patched to match, and each
-# event set_event lists must have its tracepoint's key on: never half
-# switched.  After the undo, the touched keys must be as before; keys
-# the operation does not touch are left out of that comparison, so that
-# other users of static keys meanwhile do not count.
+# Static keys are checked twice per attempt.  Before the undo, no key
+# may be half switched (fn_half): a key whose enabled value changed has
+# every site patched the other way, one whose value did not has every
+# site as it was, and each key the operation touches is as before the
+# operation or as after it (as after it when it succeeded); each event
+# set_event lists has its tracepoint's key on.  After the undo, the
+# keys the operation touches must be as before the sweep, and the
+# others as before the attempt.
 
 FN_DEBUGFS=/sys/kernel/debug
 FN_HELPER=${FN_HELPER:-$(dirname "${BASH_SOURCE[0]}")/fail_nth}
@@ -42,6 +43,17 @@ fail_nth_setup() {
 		ktap_skip_all "FAULT_INJECTION_USERCOPY: fail-nth would fail user copies"
 		exit "$KSFT_SKIP"
 	fi
+	if [ ! -r $FN_DEBUGFS/static_keys/keys ] || [ ! -r $FN_DEBUGFS/static_keys/sites ]; then
+		ktap_skip_all "no static_keys/keys or sites in debugfs"
+		exit "$KSFT_SKIP"
+	fi
+	# Keys are compared by symbol: without data symbols they are raw
+	# addresses, which change as modules are loaded again.
+	if ! grep -q '^__tracepoint_' $FN_DEBUGFS/static_keys/keys; then
+		ktap_skip_all "static keys not named in static_keys/keys (CONFIG_KALLSYMS_ALL)"
+		exit "$KSFT_SKIP"
+	fi
+	FN_TMP=$(mktemp -d) || { ktap_skip_all "mktemp failed"; exit "$KSFT_SKIP"; }
 	for f in failslab/ignore-gfp-wait failslab/verbose \
 		 fail_page_alloc/ignore-gfp-wait fail_page_alloc/ignore-gfp-highmem \
 		 fail_page_alloc/min-order fail_page_alloc/verbose; do
@@ -55,7 +67,6 @@ fail_nth_setup() {
 	echo 0 > $FN_DEBUGFS/fail_page_alloc/min-order
 	# Only what the sweeps leak: forget what kmemleak found before.
 	[ -e $FN_DEBUGFS/kmemleak ] && echo clear > $FN_DEBUGFS/kmemleak
-	FN_TMP=$(mktemp -d)
 }
 
 # fail_nth_keys: the static keys, for the STATE function of a sweep,
@@ -68,7 +79,7 @@ fail_nth_keys() {
 # fn_keys: static_keys/keys as "NAME<tab>enabled count default owner
 # sites"; NAME is the key's symbol, "symbol [module]" in a module.
 fn_keys() {
-	awk '!/^#/ {
+	awk '!/^#/ && NF >= 6 {
 		n = NF - 5; name = $1
 		for (i = 2; i <= n; i++)
 			name = name " " $i
@@ -76,24 +87,23 @@ fn_keys() {
 	}' $FN_DEBUGFS/static_keys/keys
 }
 
-# fn_snap FILE: write each key ("K NAME<tab>values") and each site's
-# instruction ("S NAME<tab>address insn", NAME its key's) to FILE.
+# fn_snap FILE: write each key ("K NAME<tab>values") and each site
+# ("S NAME<tab>address insn", NAME its key's) to FILE.  The sites of
+# init code that is gone are left out: their addresses are raw.
 fn_snap() {
-	[ -r $FN_DEBUGFS/static_keys/keys ] && [ -r $FN_DEBUGFS/static_keys/sites ] ||
-		{ echo "no static_keys/keys or sites in debugfs"; return 1; }
-	{
-		fn_keys | sed 's/^/K /'
-		awk '!/^#/ {
-			addr = $1; i = 2
-			if ($2 ~ /^\[.*\]$/) {
-				addr = addr " " $2; i = 3
-			}
-			name = $(i + 2)
-			for (j = i + 3; j <= NF; j++)
-				name = name " " $j
-			print "S " name "\t" addr " " $(i + 1)
-		}' $FN_DEBUGFS/static_keys/sites
-	} > "$1"
+	fn_keys | sed 's/^/K /' > "$1" &&
+	awk '!/^#/ && NF >= 4 {
+		addr = $1; i = 2
+		if ($2 ~ /^\[.*\]$/) {
+			addr = addr " " $2; i = 3
+		}
+		if ($(i + 1) == "init")
+			next
+		name = $(i + 2)
+		for (j = i + 3; j <= NF; j++)
+			name = name " " $j
+		print "S " name "\t" addr " " $(i + 1)
+	}' $FN_DEBUGFS/static_keys/sites >> "$1"
 }
 
 # fn_touched BEFORE PREPARED DONE: the names of the keys whose lines
@@ -110,24 +120,48 @@ fn_touched() {
 		}' "$@"
 }
 
-# fn_filter: the output of a STATE function with the "key: " lines of
-# the keys not in $FN_TMP/touched left out.
+# fn_filter [untouched]: the output of a STATE function with the "key: "
+# lines of the keys not in $FN_TMP/touched left out, or with "untouched"
+# only those of fn_keys for the keys not in it.
 fn_filter() {
-	awk -F'\t' -v list="$FN_TMP/touched" '
+	awk -F'\t' -v mode="$1" -v list="$FN_TMP/touched" '
 		BEGIN { while ((getline l < list) > 0) t[l] = 1 }
+		mode == "untouched" { if (!($1 in t)) print; next }
 		/^key: / && !(substr($1, 6) in t) { next }
 		{ print }'
 }
 
-# fn_half RESULT: each touched key now as in $FN_TMP/prepared or as in
-# $FN_TMP/done, its sites with it, and only as in done after a RESULT
-# of ok; each event of set_event with a key __tracepoint_<event> (the
-# syscall events: sys_enter, sys_exit) has it on.  Names what is not.
+# fn_half RESULT: compare a snapshot of now with $FN_TMP/prepared
+# (before the operation) and $FN_TMP/done (after its unfaulted run):
+# - a key whose enabled values are as before has each site's
+#   instruction as before; a key (the only one of its name) whose
+#   enabled value changed has each site's changed; no site is "?";
+# - a key of $FN_TMP/touched is there and enabled as before the
+#   operation or as after it, and as after it if RESULT is "ok";
+# - an event set_event lists whose tracepoint has a key
+#   (__tracepoint_<event>; sys_enter or sys_exit for the syscall events)
+#   has it on.
+# Names what is not so.  The snapshot is not atomic: retried before
+# giving up.
 fn_half() {
-	fn_snap "$FN_TMP/now" || return 1
+	local i
+
+	for i in 1 2 3; do
+		fn_snap "$FN_TMP/now" || return 1
+		fn_half_once "$1" > "$FN_TMP/half" && return 0
+		sleep 0.2
+	done
+	cat "$FN_TMP/half"
+	return 1
+}
+
+fn_half_once() {
+	local set_event=$FN_SET_EVENT
+
+	[ -r "$set_event" ] || set_event=/dev/null
 	awk -F'\t' -v res="$1" '
 		{
-			for (f = 1; FILENAME != ARGV[f]; f++)
+			for (f = 1; f < ARGC && FILENAME != ARGV[f]; f++)
 				;
 		}
 		f == 1 { t[$0] = 1; next }
@@ -141,33 +175,64 @@ fn_half() {
 			}
 			next
 		}
-		{
-			n = substr($1, 3)
-			if (f == 4 && /^K /) {
-				split($2, a, " "); kn = n; sub(/ \[.*\]$/, "", kn)
+		/^K / {
+			n = substr($1, 3); split($2, a, " ")
+			has[f, n] = 1; keys[f, n]++; en[f, n] = en[f, n] "|" a[1]
+			if (f == 4) {
+				kn = n; sub(/ \[.*\]$/, "", kn)
 				on[kn] = on[kn] || a[1] != 0
 			}
-			if (n in t)
-				v[f, n] = v[f, n] "|" $2
+			next
+		}
+		/^S / {
+			n = substr($1, 3); nf = split($2, a, " "); insn = a[nf]
+			addr = substr($2, 1, length($2) - length(insn) - 1)
+			site[f, n, addr] = insn
+			if (f == 4) {
+				nsites++; sn[nsites] = n; sa[nsites] = addr
+				if (insn == "?") {
+					print "site " addr " of key " n ": neither a nop nor a jump"
+					bad = 1
+				}
+			}
+		}
+		function state(f, n) {
+			return has[f, n] ? "enabled" en[f, n] : "gone"
+		}
+		function as(f, n) {
+			return has[4, n] == has[f, n] && en[4, n] == en[f, n]
 		}
 		END {
+			for (i = 1; i <= nsites; i++) {
+				n = sn[i]; addr = sa[i]
+				r = has[2, n] ? 2 : has[3, n] ? 3 : 0
+				if (!r || !((r, n, addr) in site))
+					continue
+				now = site[4, n, addr]; was = site[r, n, addr]
+				if (en[4, n] == en[r, n] && now != was) {
+					print "key " n ": enabled" en[4, n] " as " \
+					      (r == 2 ? "before" : "after") ", site " addr \
+					      " " now " not " was
+					bad = 1
+				} else if (en[4, n] != en[r, n] && now == was && keys[4, n] == 1) {
+					print "key " n ": enabled" en[4, n] " not" en[r, n] \
+					      ", site " addr " still " now
+					bad = 1
+				}
+			}
 			for (n in t) {
-				if (v[4, n] == v[3, n])
-					continue
-				if (v[4, n] == v[2, n] && res != "ok")
-					continue
-				if (res == "ok")
-					print "key " n " not as after the operation succeeded:"
-				else
-					print "key " n " neither as before nor as after it:"
-				print "  now: " v[4, n]
-				print "  before: " v[2, n]
-				print "  after: " v[3, n]
-				bad = 1
+				if (res == "ok" && !as(3, n)) {
+					print "key " n " not as after the operation succeeded: " \
+					      state(4, n)
+					bad = 1
+				} else if (res != "ok" && !as(2, n) && !as(3, n)) {
+					print "key " n " neither as before nor as after the" \
+					      " operation: " state(4, n)
+					bad = 1
+				}
 			}
 			exit bad
-		}' "$FN_TMP/touched" "$FN_TMP/prepared" "$FN_TMP/done" "$FN_TMP/now" \
-		"$FN_SET_EVENT"
+		}' "$FN_TMP/touched" "$FN_TMP/prepared" "$FN_TMP/done" "$FN_TMP/now" "$set_event"
 }
 
 # fail_nth_test DESCRIPTION NAME STATE UNDO PREPARE -- OP ARG...: one
@@ -197,22 +262,27 @@ fail_nth_restore() {
 
 # fail_nth_sweep NAME STATE UNDO PREPARE -- OP ARG...: sweep "fail_nth n
 # OP ARG..." for n = 1, 2, ...  Before each attempt PREPARE runs (":" for
-# nothing).  After it the static keys must not be half switched
-# (fn_half); then "UNDO ok" or "UNDO err" puts things back, and the
-# output of STATE must equal what it printed before the sweep, its
-# fail_nth_keys lines narrowed to the keys touched.  Every attempt must
-# succeed or fail with ENOMEM.  Prints the count of fault points; fails
-# when one attempt misbehaved or nothing was swept.
+# nothing).  After it no static key may be half switched (fn_half);
+# then "UNDO ok" or "UNDO err" puts things back, the output of STATE
+# must equal what it printed before the sweep (its fail_nth_keys lines
+# narrowed to the keys the operation touches) and the other keys must
+# be as before the attempt.  Every attempt must succeed or fail with
+# ENOMEM.  Prints the count of fault points; fails when one attempt
+# misbehaved or nothing was swept.
 # FAIL_NTH_MAX=<m> (default 0: no limit) tries at most about m points of
 # an operation, every k-th, for a quick run; the output says so.
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
 	local points=0 enomem=0 survived=0 bad=0 count step=1
-	local res errname injected i half
+	local res errname injected i half=0 others others_after
 
 	shift 5
-	# The keys this operation touches: those of the reference run,
-	# with nothing failed, or of its PREPARE and UNDO.
+	if [ -z "$FN_TMP" ] || [ ! -d "$FN_TMP" ]; then
+		echo "# $name: fail_nth_setup not run"
+		return 1
+	fi
+	# The keys this operation touches: those that differ between before
+	# PREPARE, after it and after the reference run, with nothing failed.
 	: > "$FN_TMP/touched"
 	before=$($state)
 	fn_snap "$FN_TMP/before"
@@ -222,8 +292,7 @@ fail_nth_sweep() {
 	res=${line%% *}
 	fn_snap "$FN_TMP/done"
 	fn_touched "$FN_TMP/before" "$FN_TMP/prepared" "$FN_TMP/done" > "$FN_TMP/touched"
-	fn_half "$res" > "$FN_TMP/half"
-	half=$?
+	fn_half "$res" > "$FN_TMP/half.txt" || half=1
 	$undo "$res"
 	max=$(sed -n 's/.*points=\([0-9]*\).*/\1/p' <<< "$line")
 	if [ "$res" != ok ] || [ -z "$max" ]; then
@@ -232,7 +301,7 @@ fail_nth_sweep() {
 	fi
 	if [ $half -ne 0 ]; then
 		echo "# $name: half switched without a fault"
-		head -40 "$FN_TMP/half" | sed 's/^/# /'
+		head -40 "$FN_TMP/half.txt" | sed 's/^/# /'
 		return 1
 	fi
 	before=$(fn_filter <<< "$before")
@@ -247,12 +316,13 @@ fail_nth_sweep() {
 	n=$((1 - step))
 	while [ $n -lt $max ]; do
 		n=$((n + step))
+		others=$(fn_keys | fn_filter untouched)
 		$prepare
 		line=$("$FN_HELPER" $n "$@")
 		read -r res errname injected _ <<< "$line"
-		if ! fn_half "$res" > "$FN_TMP/half"; then
+		if ! fn_half "$res" > "$FN_TMP/half.txt"; then
 			echo "# $name: fault point $n ($line): half switched"
-			head -40 "$FN_TMP/half" | sed 's/^/# /'
+			head -40 "$FN_TMP/half.txt" | sed 's/^/# /'
 			$undo "$res"
 			return 1
 		fi
@@ -271,12 +341,18 @@ fail_nth_sweep() {
 		# A work item may finish the update (a retry after ENOMEM).
 		for i in $(seq 50); do
 			after=$($state | fn_filter)
-			[ "$after" = "$before" ] && break
+			others_after=$(fn_keys | fn_filter untouched)
+			[ "$after" = "$before" ] && [ "$others_after" = "$others" ] && break
 			sleep 0.1
 		done
 		if [ "$after" != "$before" ]; then
 			echo "# $name: fault point $n ($line): state differs afterwards"
 			diff <(echo "$before") <(echo "$after") | head -20 | sed 's/^/# /'
+			return 1
+		fi
+		if [ "$others_after" != "$others" ]; then
+			echo "# $name: fault point $n ($line): a key it does not touch changed"
+			diff <(echo "$others") <(echo "$others_after") | head -20 | sed 's/^/# /'
 			return 1
 		fi
 	done
