@@ -801,6 +801,14 @@ class FailNthLibTest(unittest.TestCase):
         self.assertIn('event syscalls:sys_enter_read listed, its tracepoint key off', r.stdout)
         self.assertIn('event mymod:foo listed, its tracepoint key off', r.stdout)
 
+    def test_extra_check(self):
+        self.reference()
+        r = self.sh('extra() { echo "extra $1"; return 1; }; FN_HALF_EXTRA=extra; fn_half ok')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.stdout, 'extra ok\n')
+        r = self.sh('extra() { return 0; }; FN_HALF_EXTRA=extra; fn_half ok')
+        self.assertEqual(r.returncode, 0)
+
     def test_no_listing(self):
         self.reference()
         os.remove(os.path.join(self.d, 'static_keys', 'sites'))

@@ -61,6 +61,15 @@ state() {
 	ls $T/events/markers 2>/dev/null
 }
 
+# Before each undo (fail_nth_lib.sh's fn_half): a marker event that
+# set_event lists has a probe on its marker.
+markers_half() {
+	awk 'FILENAME == ARGV[1] { if (sub(/^markers:/, "")) ev[$0] = 1; next }
+	     ($1 in ev) && / enabled=0 / { print "event markers:" $1 " listed: " $0; bad = 1 }
+	     END { exit bad }' $T/set_event $FN_DEBUGFS/markers/list
+}
+FN_HALF_EXTRA=markers_half
+
 load_example() {
 	load marker-example
 }

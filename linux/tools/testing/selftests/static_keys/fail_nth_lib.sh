@@ -21,6 +21,7 @@ FN_DEBUGFS=/sys/kernel/debug
 FN_HELPER=${FN_HELPER:-$(dirname "${BASH_SOURCE[0]}")/fail_nth}
 FN_SAVED=()
 FN_TMP=
+FN_HALF_EXTRA=
 FN_SET_EVENT=${FN_SET_EVENT:-/sys/kernel/tracing/set_event}
 
 # fail_nth_setup: skip the whole test without what it needs; make every
@@ -141,6 +142,8 @@ fn_filter() {
 # - an event set_event lists whose tracepoint has a key
 #   (__tracepoint_<event>; sys_enter or sys_exit for the syscall events)
 #   has it on.
+# - the caller's own check, if it sets FN_HALF_EXTRA to a function that
+#   takes RESULT, prints what is wrong and fails.
 # Names what is not so.  The snapshot is not atomic: retried before
 # giving up.
 fn_half() {
@@ -148,7 +151,10 @@ fn_half() {
 
 	for i in 1 2 3; do
 		fn_snap "$FN_TMP/now" || return 1
-		fn_half_once "$1" > "$FN_TMP/half" && return 0
+		if fn_half_once "$1" > "$FN_TMP/half" &&
+		   { [ -z "$FN_HALF_EXTRA" ] || "$FN_HALF_EXTRA" "$1" >> "$FN_TMP/half"; }; then
+			return 0
+		fi
 		sleep 0.2
 	done
 	cat "$FN_TMP/half"
