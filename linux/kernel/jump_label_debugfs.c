@@ -225,8 +225,8 @@ static const char *jl_dbg_insn(struct jump_entry *entry)
 	/* Anything else, an int3 left behind included, is reported. */
 	return memcmp(insn, x86_nops[size], size) ? "?" : "nop";
 #else
-	return static_key_enabled(jump_entry_key(entry)) ^
-	       jump_entry_is_branch(entry) ? "jmp" : "nop";
+	return (static_key_enabled(jump_entry_key(entry)) ^
+		jump_entry_is_branch(entry)) ? "jmp" : "nop";
 #endif
 }
 
