@@ -31,8 +31,8 @@
 #include <linux/uaccess.h>
 #include <asm/sections.h>
 #ifdef CONFIG_X86
+#include <linux/text-patching.h>
 #include <asm/nops.h>
-#include <asm/text-patching.h>
 #endif
 
 /**
