@@ -29,12 +29,15 @@ cleanup() {
 	rm -rf "$BATCH_TMP"
 }
 
-# Every enabled event records: sched_switch, and a marker event of
-# marker-example when its trigger is read.  The shell reads the trigger
-# and stops recording itself, with no process started in between: with
-# every event on, a slow kernel (KASAN under TCG) fills a buffer with
-# the kmem and sched events of one exec, overwriting the marker's
-# record.  The read is tried again if the records were lost anyway.
+# Every enabled event records: a marker event of marker-example when
+# its trigger is read, and sched_switch when a task sleeps, each counted
+# in a buffer cleared for it.  The shell reads the trigger and stops
+# recording itself, with no process started in between: with every
+# event on, a slow kernel (KASAN under TCG) fills a buffer with the kmem
+# and sched events of one exec, overwriting the marker's record.  On a
+# fast kernel no task switch may happen in that window, so sched_switch
+# is counted around a sleep(1), whose own switches are the latest
+# records.  Tried again if the records were lost anyway.
 test_records() {
 	local try sw=0 mk=0
 
@@ -43,8 +46,12 @@ test_records() {
 		echo > $T/trace
 		read -r _ < $DEBUGFS/marker-example/trigger
 		echo 0 > $T/tracing_on
-		sw=$(grep -c ' sched_switch: ' $T/trace)
 		mk=$(grep -c ' subsys_mark1: ' $T/trace)
+		echo > $T/trace
+		echo 1 > $T/tracing_on
+		sleep 0.2
+		echo 0 > $T/tracing_on
+		sw=$(grep -c ' sched_switch: ' $T/trace)
 		echo 1 > $T/tracing_on
 		[ "$sw" -gt 0 ] && [ "$mk" -gt 0 ] && break
 	done
