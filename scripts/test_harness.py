@@ -667,26 +667,19 @@ class ResultsTest(unittest.TestCase):
 FN_LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'linux', 'tools',
                       'testing', 'selftests', 'static_keys', 'fail_nth_lib.sh')
 
-# Made-up listings: a vmlinux tracepoint key with two sites, a module's
-# tracepoint key, a key counted once per event (as i2c_trace_msg_key),
-# and an unrelated key.
-FN_KEYS = """# key enabled count default owner sites
-__tracepoint_sys_enter {sw} false vmlinux 2
-__tracepoint_foo [mymod] {foo} false mymod 1
-shared_key {sh} false vmlinux 1
-sched_smt_present 1 1 false vmlinux 1
-"""
-
-FN_SITES = """# address size insn key
-syscall_enter+0x10/0x200 5 {sw1} __tracepoint_sys_enter
-syscall_enter+0x30/0x200 2 {sw2} __tracepoint_sys_enter
-foo_fn+0x3/0x10 [mymod] 5 {foo} __tracepoint_foo [mymod]
-bar+0x2/0x8 5 {sh} shared_key
-x+0x1/0x2 5 jmp sched_smt_present
+# A made-up static_keys/keys: a vmlinux tracepoint key with two sites, a
+# module's tracepoint key, a key counted once per event (as
+# i2c_trace_msg_key), and an unrelated key.
+FN_KEYS = """# key enabled count default owner sites mismatch
+__tracepoint_sys_enter {sw} false vmlinux 2 {sw_m}
+__tracepoint_foo [mymod] {foo} false mymod 1 {foo_m}
+shared_key {sh} false vmlinux 1 {sh_m}
+sched_smt_present 1 1 false vmlinux 1 0
 """
 
 # A made-up operation for fail_nth_sweep: switches the three keys on,
-# with a fault point before each; $FN_BUG leaves a site unpatched.
+# with a fault point before each; $FN_BUG leaves a site of sys_enter
+# unpatched (a mismatch count of 1).
 FN_OP = r"""#!/bin/bash
 . "$FN_T/lib.sh"
 n=$1 done=0
@@ -715,18 +708,15 @@ class FailNthLibTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def listing(self, on=(), events='', sites=None, sh='0 0'):
-        """Keys in on switched on (sw, foo: count 1; sh: count sh), their
-        sites patched unless sites overrides an insn (sw1, sw2, foo, sh)."""
+    def listing(self, on=(), events='', mismatch=None, sh='0 0'):
+        """Keys in on switched on (sw, foo: count 1; sh: count sh), no
+        site mismatched unless mismatch gives a count (sw, foo, sh)."""
         val = {k: ('1 1' if k in on else '0 0') for k in ('sw', 'foo')}
         val['sh'] = sh if 'sh' in on else '0 0'
-        insn = {k: ('jmp' if k[:2] in on or k in on else 'nop')
-                for k in ('sw1', 'sw2', 'foo', 'sh')}
-        insn.update(sites or {})
+        for k in ('sw', 'foo', 'sh'):
+            val[k + '_m'] = (mismatch or {}).get(k, 0)
         with open(os.path.join(self.d, 'static_keys', 'keys'), 'w') as f:
             f.write(FN_KEYS.format(**val))
-        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f:
-            f.write(FN_SITES.format(**insn))
         with open(os.path.join(self.d, 'set_event'), 'w') as f:
             f.write(events)
 
@@ -767,31 +757,34 @@ class FailNthLibTest(unittest.TestCase):
                       r.stdout)
 
     def test_site_not_patched(self):
+        """Named with its sites; the other keys' sites are not listed."""
         self.reference()
-        self.listing(('sw',), 'raw_syscalls:sys_enter\n', sites={'sw2': 'nop'})
+        self.listing(('sw',), 'raw_syscalls:sys_enter\n', mismatch={'sw': 1})
+        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f:
+            f.write('# address size insn key\n'
+                    'syscall_enter+0x10/0x200 5 jmp __tracepoint_sys_enter\n'
+                    'syscall_enter+0x30/0x200 0 ? __tracepoint_sys_enter\n'
+                    'x+0x1/0x2 5 jmp sched_smt_present\n')
         r = self.half('err')
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn('key __tracepoint_sys_enter: enabled|1 not|0, site '
-                      'syscall_enter+0x30/0x200 still nop', r.stdout)
+        self.assertEqual(r.stdout.splitlines(), [
+            'key __tracepoint_sys_enter: enabled 1, 1 of 2 sites not patched to match',
+            '  syscall_enter+0x10/0x200 5 jmp __tracepoint_sys_enter',
+            '  syscall_enter+0x30/0x200 0 ? __tracepoint_sys_enter'])
 
     def test_module_site_not_patched(self):
         self.reference()
-        self.listing(('foo',), '', sites={'foo': 'nop'})
+        self.listing(('foo',), '', mismatch={'foo': 1})
         r = self.half('err')
-        self.assertIn('site foo_fn+0x3/0x10 [mymod] still nop', r.stdout)
+        self.assertIn('key __tracepoint_foo [mymod]: enabled 1, 1 of 1 sites', r.stdout)
 
     def test_site_patched_key_unchanged(self):
-        self.reference()
-        self.listing((), '', sites={'sh': 'jmp'})
+        """A key no operation touched is checked too."""
+        self.reference(done=('sw',))
+        self.listing((), '', mismatch={'sh': 1})
         r = self.half('err')
-        self.assertIn('key shared_key: enabled|0 as before, site bar+0x2/0x8 jmp not nop',
-                      r.stdout)
-
-    def test_garbage_site(self):
-        self.reference()
-        self.listing((), '', sites={'sw1': '?'})
-        self.assertIn('site syscall_enter+0x10/0x200 of key __tracepoint_sys_enter: '
-                      'neither a nop nor a jump', self.half('err').stdout)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('key shared_key: enabled 0, 1 of 1 sites', r.stdout)
 
     def test_event_listed_key_off(self):
         """syscall events map to sys_enter; module keys lose " [mod]"."""
@@ -811,7 +804,7 @@ class FailNthLibTest(unittest.TestCase):
 
     def test_no_listing(self):
         self.reference()
-        os.remove(os.path.join(self.d, 'static_keys', 'sites'))
+        os.remove(os.path.join(self.d, 'static_keys', 'keys'))
         self.assertNotEqual(self.half('ok').returncode, 0)
 
     def test_filter(self):
@@ -819,7 +812,7 @@ class FailNthLibTest(unittest.TestCase):
         self.listing()
         r = self.sh('{ echo other; fail_nth_keys; } | fn_filter')
         self.assertEqual(r.stdout.splitlines(),
-                         ['other', 'key: __tracepoint_sys_enter\t0 0 false vmlinux 2'])
+                         ['other', 'key: __tracepoint_sys_enter\t0 0 false vmlinux 2 0'])
         r = self.sh('fn_keys | fn_filter untouched')
         self.assertEqual(len(r.stdout.splitlines()), 3)
         self.assertNotIn('sys_enter', r.stdout)
@@ -830,14 +823,11 @@ class FailNthLibTest(unittest.TestCase):
         with open(lib, 'w') as f:
             f.write(f'D="{self.d}/static_keys"\n'
                     'on() { case $1 in\n'
-                    '  sw) sed -i "s/^__tracepoint_sys_enter 0 0/__tracepoint_sys_enter 1 1/" $D/keys\n'
-                    '      if [ -n "$FN_BUG" ]; then a=0,; else a=; fi\n'
-                    '      sed -i "${a:+0,/ nop __tracepoint_sys_enter/}s/ nop __tracepoint_sys_enter/'
-                    ' jmp __tracepoint_sys_enter/" $D/sites ;;\n'
-                    '  foo) sed -i "s/^\\(__tracepoint_foo .*\\) 0 0/\\1 1 1/; '
-                    's/ nop __tracepoint_foo/ jmp __tracepoint_foo/" $D/keys $D/sites ;;\n'
-                    '  sh) sed -i "s/^shared_key 0 0/shared_key 1 1/; s/ nop shared_key/ jmp '
-                    'shared_key/" $D/keys $D/sites ;;\n'
+                    '  sw) if [ -n "$FN_BUG" ]; then m=1; else m=0; fi\n'
+                    '      sed -i "s/^__tracepoint_sys_enter 0 0 \\(.*\\) 0$/'
+                    '__tracepoint_sys_enter 1 1 \\1 $m/" $D/keys ;;\n'
+                    '  foo) sed -i "s/^\\(__tracepoint_foo .*\\) 0 0/\\1 1 1/" $D/keys ;;\n'
+                    '  sh) sed -i "s/^shared_key 0 0/shared_key 1 1/" $D/keys ;;\n'
                     '  esac; }\n')
         helper = os.path.join(self.d, 'op')
         with open(helper, 'w') as f:
@@ -845,10 +835,8 @@ class FailNthLibTest(unittest.TestCase):
         os.chmod(helper, 0o755)
         self.listing()
         return self.sh('state() { fail_nth_keys; }; undo() { . "$FN_T/lib.sh"; '
-                       f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; '
-                       f'cp "$FN_T/sites0" "{self.d}/static_keys/sites"; }}; '
+                       f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; }}; '
                        f'cp "{self.d}/static_keys/keys" "$FN_T/keys0"; '
-                       f'cp "{self.d}/static_keys/sites" "$FN_T/sites0"; '
                        'fail_nth_sweep op state undo : -- x',
                        env={'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug})
 
@@ -862,6 +850,36 @@ class FailNthLibTest(unittest.TestCase):
         r = self.sweep(bug='1')
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('# op: half switched without a fault', r.stdout)
+
+
+BATCH_LIB = os.path.join(os.path.dirname(FN_LIB), 'batch_lib.sh')
+
+
+class BatchLibTest(unittest.TestCase):
+    """batch_lib.sh's reading of static_keys/keys: module keys' names
+    are two fields, the mismatch count is the last one."""
+
+    def run_lib(self, keys, script):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'keys')
+            with open(path, 'w') as f:
+                f.write(keys)
+            return subprocess.run(['bash', '-c', f'. "{BATCH_LIB}"; KEYS="{path}"; {script}; '
+                                   'rm -rf "$BATCH_TMP"'],
+                                  capture_output=True, text=True, check=False, timeout=60)
+
+    def test_keys(self):
+        keys = FN_KEYS.format(sw='1 1', foo='1 2', sh='0 0', sw_m=0, foo_m=2, sh_m=0)
+        r = self.run_lib(keys, 'keys_enabled; echo "on $(tp_keys_on)"; mismatched')
+        self.assertEqual(r.stdout.splitlines(), [
+            '__tracepoint_sys_enter 1', '__tracepoint_foo [mymod] 1', 'shared_key 0',
+            'sched_smt_present 1', 'on 2',
+            '__tracepoint_foo [mymod] 1 2 false mymod 1 2'])
+
+    def test_no_mismatch_count(self):
+        r = self.run_lib('# key enabled count default owner sites\nk 0 0 false vmlinux 1\n',
+                         'mismatched')
+        self.assertIn('no mismatch count in', r.stdout)
 
 
 if __name__ == '__main__':

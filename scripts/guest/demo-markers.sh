@@ -33,6 +33,6 @@ if [ -d $T/events/markers/subsys_mark1 ]; then
 		trace-cmd report -i /tmp/trace.dat 2>/dev/null | tail -n 3
 	fi
 fi
-step "marker_example's site keys in debugfs static_keys/keys (key, enabled, count, type, owner, sites)"
+step "marker_example's site keys in debugfs static_keys/keys (key, enabled, count, type, owner, sites, mismatch)"
 grep '^__mark_site' $D/static_keys/keys | grep marker_example
 rmmod probe_example marker_example

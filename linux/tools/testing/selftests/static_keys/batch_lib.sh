@@ -15,9 +15,20 @@ stat_get() {
 	awk -v k="$1" '$1 == k { print $2 }' $STATS
 }
 
+# keys_enabled: each key of static_keys/keys as "NAME ENABLED"; NAME is
+# "symbol [module]" for a module's key
+keys_enabled() {
+	awk '!/^#/ && NF >= 7 {
+		n = $1
+		for (i = 2; i <= NF - 6; i++)
+			n = n " " $i
+		print n, $(NF - 5)
+	}' $KEYS
+}
+
 # tp_keys_on: tracepoint static keys that are on
 tp_keys_on() {
-	awk '$1 ~ /^__tracepoint_/ && $2 == 1' $KEYS | wc -l
+	keys_enabled | awk '$1 ~ /^__tracepoint_/ && $NF == 1' | wc -l
 }
 
 # enabled_events DIR: events enabled in the instance at DIR
@@ -43,7 +54,7 @@ snap() {
 	printf -v "$1" '%s %s %s %s' "$(stat_get applied_batches)" \
 		"$(stat_get applied_sites)" "$(stat_get applied_calls)" \
 		"$(stat_get own_ipi_rounds)"
-	awk '{ print $1, $2 }' $KEYS | sort > "$BATCH_TMP/$1"
+	keys_enabled | sort > "$BATCH_TMP/$1"
 }
 
 # other_keys A B: keys other than the tracepoints' that went on or off
@@ -52,14 +63,24 @@ snap() {
 # static_branch_inc() outside it.  Naming them says whose they are.
 other_keys() {
 	comm -13 "$BATCH_TMP/$1" "$BATCH_TMP/$2" |
-		awk '$1 !~ /^__tracepoint_/ { print $1 }'
+		awk '$1 !~ /^__tracepoint_/ { sub(/ [^ ]*$/, ""); print }'
+}
+
+# mismatched: the keys that have a site whose instruction is not the one
+# the key selects (the last field of static_keys/keys), one per line, or
+# why that cannot be told
+mismatched() {
+	head -n 1 $KEYS 2>/dev/null | grep -q ' mismatch$' ||
+		{ echo "no mismatch count in $KEYS"; return; }
+	awk '!/^#/ && $NF != 0' $KEYS
 }
 
 # check_one_batch WHAT A B: the write between snapshots A and B applied
 # one static key batch that patched something and sent 3 IPI rounds per
-# text_poke batch of up to batch_max pokes (the batches' own counters)
+# text_poke batch of up to batch_max pokes (the batches' own counters),
+# and every site now matches its key
 check_one_batch() {
-	local what=$1 max pokes want other
+	local what=$1 max pokes want other bad
 	local -a a b
 
 	read -r -a a <<< "${!2}"
@@ -75,6 +96,11 @@ check_one_batch() {
 	[ $((b[0] - a[0])) = 1 ] && [ "$pokes" -gt 0 ] &&
 		[ $((b[3] - a[3])) = "$want" ] ||
 		{ echo "# want 1 batch and $want IPI rounds"; return 1; }
+	bad=$(mismatched | head -n 4)
+	[ -z "$bad" ] && return 0
+	echo "# sites not as their key selects:"
+	echo "$bad" | sed 's/^/#   /'
+	return 1
 }
 
 # switch_both DIR FILE WHAT: write 1 then 0 to FILE; each write is one
