@@ -160,27 +160,25 @@ static bool jl_dbg_jmp_ok(struct jump_entry *entry, const u8 *insn, int size)
  */
 static enum jl_dbg_kind jl_dbg_read(struct jump_entry *entry, int *size)
 {
+	static const u8 opcodes[] = { JMP8_INSN_OPCODE, JMP32_INSN_OPCODE };
+	static const int sizes[] = { JMP8_INSN_SIZE, JMP32_INSN_SIZE };
 	void *addr = (void *)jump_entry_code(entry);
 	u8 insn[JMP32_INSN_SIZE];
+	int i, n;
 
-	if (copy_from_kernel_nofault(insn, addr, JMP8_INSN_SIZE))
-		return JL_DBG_UNKNOWN;
-	*size = JMP8_INSN_SIZE;
-	if (insn[0] == JMP8_INSN_OPCODE &&
-	    jl_dbg_jmp_ok(entry, insn, JMP8_INSN_SIZE))
-		return JL_DBG_JMP;
-	if (!memcmp(insn, x86_nops[JMP8_INSN_SIZE], JMP8_INSN_SIZE))
-		return JL_DBG_NOP;
-
-	*size = 0;
-	if (copy_from_kernel_nofault(insn, addr, JMP32_INSN_SIZE))
-		return JL_DBG_UNKNOWN;
-	*size = JMP32_INSN_SIZE;
-	if (insn[0] == JMP32_INSN_OPCODE &&
-	    jl_dbg_jmp_ok(entry, insn, JMP32_INSN_SIZE))
-		return JL_DBG_JMP;
-	if (!memcmp(insn, x86_nops[JMP32_INSN_SIZE], JMP32_INSN_SIZE))
-		return JL_DBG_NOP;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		n = sizes[i];
+		if (copy_from_kernel_nofault(insn, addr, n))
+			break;
+		if (insn[0] == opcodes[i] && jl_dbg_jmp_ok(entry, insn, n)) {
+			*size = n;
+			return JL_DBG_JMP;
+		}
+		if (!memcmp(insn, x86_nops[n], n)) {
+			*size = n;
+			return JL_DBG_NOP;
+		}
+	}
 	/* An int3 left behind, a jump elsewhere: reported as is. */
 	*size = 0;
 	return JL_DBG_UNKNOWN;
