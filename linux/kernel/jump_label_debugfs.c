@@ -138,6 +138,15 @@ static const char * const jl_dbg_kind_names[] = {
 
 static_assert(ARRAY_SIZE(jl_dbg_kind_names) == JL_DBG_INIT + 1);
 
+/* The instruction the state of @entry's key selects, as jump_label_type(). */
+static enum jl_dbg_kind jl_dbg_want(struct jump_entry *entry)
+{
+	bool jmp = static_key_enabled(jump_entry_key(entry)) ^
+		   jump_entry_is_branch(entry);
+
+	return jmp ? JL_DBG_JMP : JL_DBG_NOP;
+}
+
 #ifdef CONFIG_X86
 /* Whether the @size byte jump @insn at @entry goes to its target. */
 static bool jl_dbg_jmp_ok(struct jump_entry *entry, const u8 *insn, int size)
@@ -188,8 +197,7 @@ static enum jl_dbg_kind jl_dbg_read(struct jump_entry *entry, int *size)
 static enum jl_dbg_kind jl_dbg_read(struct jump_entry *entry, int *size)
 {
 	*size = jump_entry_size(entry);
-	return (static_key_enabled(jump_entry_key(entry)) ^
-		jump_entry_is_branch(entry)) ? JL_DBG_JMP : JL_DBG_NOP;
+	return jl_dbg_want(entry);
 }
 #endif
 
@@ -212,13 +220,11 @@ static enum jl_dbg_kind jl_dbg_insn(struct jump_entry *entry, int *size)
  */
 static bool jl_dbg_mismatch(struct jump_entry *entry)
 {
-	bool jmp = static_key_enabled(jump_entry_key(entry)) ^
-		   jump_entry_is_branch(entry);
 	enum jl_dbg_kind kind;
 	int size;
 
 	kind = jl_dbg_insn(entry, &size);
-	return kind != JL_DBG_INIT && kind != (jmp ? JL_DBG_JMP : JL_DBG_NOP);
+	return kind != JL_DBG_INIT && kind != jl_dbg_want(entry);
 }
 
 /*

@@ -8,7 +8,12 @@
  * Loaded with marker=<name>, it connects its probe to that marker before
  * the test connects the probe under test, so a hit calls it first.  The
  * first hit from a task then spins in it until root writes "removed" to
- * the "step" parameter or hold_ms pass.  A removal that waits for the
+ * the "step" parameter or hold_ms pass.  A hit held preemptible (where
+ * the sites' read side allows it) is held up to a minute for the probe
+ * under test to be unregistered, and hold_ms from then: a removal that
+ * shares its CPU under emulation can take longer than hold_ms to get
+ * there, and a hold that ended first would test nothing.  A removal that
+ * waits for the
  * probes in flight, as it must before freeing what they use, cannot
  * return before the hold ends: the test writes "removing" before it
  * starts the removal and "removed" once the removal returned.  The
@@ -56,7 +61,7 @@ MODULE_PARM_DESC(fail_load, "module (named with '_') whose loads fail, the first
 
 static unsigned int hold_ms = 4000;
 module_param(hold_ms, uint, 0400);
-MODULE_PARM_DESC(hold_ms, "longest hold, in milliseconds (a hit's at most 10000)");
+MODULE_PARM_DESC(hold_ms, "hold, in milliseconds (a hit's at most 10000, from the unregistering if preemptible)");
 
 static atomic_t tmh_entered;	/* a hit entered the hold */
 static atomic_t tmh_ended;	/* ... and left it */
@@ -72,22 +77,38 @@ static int tmh_cpu = -1;	/* where */
 /*
  * A spin, not a sleep: a hit may come with preemption disabled.  Only a
  * task's hit is held (not one from an interrupt), and the hold is timed
- * with a clock that does not need this CPU's ticks.
+ * with a clock that does not need this CPU's ticks.  Held with preemption
+ * disabled, it ends after hold_ms (at most 10 s, below the soft lockup
+ * limit).  Held preemptible, nothing stalls on it but the removal (the
+ * read side is SRCU), so it waits up to TMH_WAIT_MS for the probes to
+ * change and ends hold_ms after they did, well before the hung task
+ * limit.
  */
+#define TMH_WAIT_MS	60000
+
 static void tmh_probe(void *data, const struct marker *m, const u64 *args)
 {
-	u64 end = ktime_get_mono_fast_ns() + (u64)hold_ms * NSEC_PER_MSEC;
 	const void *funcs = rcu_access_pointer(m->funcs);
+	u64 now, end;
 
 	if (!in_task() || atomic_xchg(&tmh_entered, 1))
 		return;
 	tmh_preemptible = preemptible();
 	tmh_cpu = raw_smp_processor_id();
-	while (!atomic_read(&tmh_removed) && ktime_get_mono_fast_ns() < end)
+	now = ktime_get_mono_fast_ns();
+	end = now + (u64)(tmh_preemptible ? TMH_WAIT_MS : hold_ms) * NSEC_PER_MSEC;
+	while (!atomic_read(&tmh_removed) && now < end) {
+		if (!tmh_unregistered && rcu_access_pointer(m->funcs) != funcs) {
+			tmh_unregistered = true;
+			end = min(end, now + (u64)hold_ms * NSEC_PER_MSEC);
+		}
 		cpu_relax();
+		now = ktime_get_mono_fast_ns();
+	}
 	tmh_removing_in_hit = atomic_read(&tmh_removing);
 	tmh_removed_in_hit = atomic_read(&tmh_removed);
-	tmh_unregistered = rcu_access_pointer(m->funcs) != funcs;
+	if (rcu_access_pointer(m->funcs) != funcs)
+		tmh_unregistered = true;
 	atomic_set_release(&tmh_ended, 1);
 }
 
