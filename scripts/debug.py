@@ -19,6 +19,7 @@ lockdep kernel under TCG is several times slower.
 import glob
 import os
 import re
+import shlex
 import sys
 import time
 
@@ -98,12 +99,15 @@ DEBUG_PARTS = [
 # make fault-sweep: the fault-injection sweeps on the same kernel
 # (configs/debug.config has FAILSLAB, FAIL_PAGE_ALLOC and kmemleak), each
 # operation once per fault point; hours under TCG, so not in test-debug.
-# FAIL_NTH_MAX=<m> tries about m points of each operation (see
+# FAIL_NTH_MAX=<m> tries about m points of each operation, and
+# FAIL_NTH_ONLY=<extended regex> sweeps only the operations whose test
+# description matches (see
 # tools/testing/selftests/static_keys/fail_nth_lib.sh), for a short run.
 SWEEP_PART = mk.Part('sweep', 'static_keys:fail_nth.sh markers:fail_nth.sh',
                      timeout=SWEEP_TIMEOUT,
                      env=f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
-                         f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} ')
+                         f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} '
+                         f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} ')
 
 
 def debug_rows(part):

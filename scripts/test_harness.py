@@ -851,6 +851,21 @@ class FailNthLibTest(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('# op: half switched without a fault', r.stdout)
 
+    def test_only(self):
+        """FAIL_NTH_ONLY: a test whose description does not match skips
+        without sweeping; unset, every test sweeps."""
+        script = ('ktap_test_skip() { echo "skip $*"; }; ktap_test_pass() { echo "pass $*"; }; '
+                  'ktap_test_fail() { echo "fail $*"; }; '
+                  'fail_nth_sweep() { echo "swept $*"; [ "$1" = a ]; }; '
+                  'fail_nth_test "raw_tp link" a b; fail_nth_test "module load" c d')
+        r = self.sh(script, env={'FAIL_NTH_ONLY': 'raw_tp|nothing'})
+        self.assertEqual(r.stdout.splitlines(),
+                         ['swept a b', 'pass raw_tp link',
+                          'skip module load (not in FAIL_NTH_ONLY)'])
+        r = self.sh(script, env={'FAIL_NTH_ONLY': ''})
+        self.assertEqual(r.stdout.splitlines(),
+                         ['swept a b', 'pass raw_tp link', 'swept c d', 'fail module load'])
+
 
 BATCH_LIB = os.path.join(os.path.dirname(FN_LIB), 'batch_lib.sh')
 

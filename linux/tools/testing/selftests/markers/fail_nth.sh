@@ -13,7 +13,8 @@
 # loading task creates their trace events), a probe module connecting
 # and disconnecting probes one by one, markers_enable switching marker
 # events in one static key batch and back, and a raw tracepoint BPF link
-# on a marker.  Each attempt must return 0 or ENOMEM and leave no static
+# on a marker (pinned, so that the checks before the undo see it
+# attached).  Each attempt must return 0 or ENOMEM and leave no static
 # key half switched, and once undone leave the marker list, the static
 # keys it touched, set_event and the markers events as before.  Then
 # kmemleak must report nothing markers allocated.
@@ -28,9 +29,11 @@ FN_HELPER=$DIR/../static_keys/fail_nth
 
 T=/sys/kernel/tracing
 ME=$T/markers_enable
+PIN=/sys/fs/bpf/markers_fail_nth_raw_tp
 
 cleanup() {
 	[ -e $ME ] && echo '!*' > $ME 2>/dev/null
+	rm -f $PIN
 	loaded probe-example && unload probe-example
 	loaded marker-example && unload marker-example
 	fail_nth_restore
@@ -105,6 +108,16 @@ disable_unload() {
 	echo '!subsys_*' > $ME
 	unload_all
 }
+# the pinned raw_tp link released; its probe goes from a work item
+no_probe() {
+	grep -q "^$1 .* probes=0 " $FN_DEBUGFS/markers/list
+}
+unpin_unload() {
+	rm -f $PIN
+	wait_for no_probe subsys_mark1 ||
+		{ echo "# the raw_tp link's probe stayed on subsys_mark1"; return 1; }
+	unload_all
+}
 
 fail_nth_test "marker module load: each allocation failed in turn" \
 	load state check_unload : -- insmod "$EXAMPLE"
@@ -121,8 +134,10 @@ fail_nth_test "markers_enable !glob, one batch: each allocation failed in turn" 
 	batch_unregister state disable_unload enable_subsys -- \
 	write $ME '!subsys_*'
 if grep -q ' bpf_get_raw_marker$' /proc/kallsyms; then
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	rm -f $PIN
 	fail_nth_test "raw_tp link on a marker: each allocation failed in turn" \
-		raw_tp state unload_all load_example -- rawtp subsys_mark1
+		raw_tp state unpin_unload load_example -- rawtp subsys_mark1 $PIN
 else
 	ktap_test_skip "raw_tp link on a marker (kernel without CONFIG_MARKERS_BPF)"
 fi

@@ -6,9 +6,11 @@
  *   fail_nth N write PATH DATA     write(2) DATA to PATH, opened first
  *   fail_nth N insmod FILE [ARGS]  finit_module(2)
  *   fail_nth N rmmod NAME          delete_module(2)
- *   fail_nth N rawtp NAME          BPF_RAW_TRACEPOINT_OPEN of an empty
- *                                  raw tracepoint program on NAME, the
- *                                  link closed again afterwards
+ *   fail_nth N rawtp NAME [PIN]    BPF_RAW_TRACEPOINT_OPEN of an empty
+ *                                  raw tracepoint program on NAME; the
+ *                                  link is closed again afterwards, or
+ *                                  pinned at PIN (in a BPF filesystem),
+ *                                  where it stays until PIN is removed
  *
  * Only the operation's own system call runs with fail-nth set: the file
  * is opened, the module read and the program loaded before.  N = 0 runs
@@ -87,17 +89,32 @@ static int rawtp_prog(void)
 	return fd;
 }
 
+/* Keep the link @fd beyond this process, at @path; 0 or -1 */
+static int pin_link(int fd, const char *path)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	attr.bpf_fd = fd;
+	if (sys_bpf(BPF_OBJ_PIN, &attr)) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int n, start, left;
 	union bpf_attr attr;
-	const char *op;
+	const char *op, *pin = NULL;
 	long ret;
 	int fd = -1, link = -1, err;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: %s N write PATH DATA | insmod FILE [ARGS] |\n"
-			"       rmmod NAME | rawtp NAME\n", argv[0]);
+			"       rmmod NAME | rawtp NAME [PIN]\n", argv[0]);
 		return 2;
 	}
 	n = strtoul(argv[1], NULL, 0);
@@ -129,13 +146,14 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "rmmod") && argc == 4) {
 		nth_set(start);
 		ret = syscall(__NR_delete_module, argv[3], O_NONBLOCK);
-	} else if (!strcmp(op, "rawtp") && argc == 4) {
+	} else if (!strcmp(op, "rawtp") && (argc == 4 || argc == 5)) {
 		memset(&attr, 0, sizeof(attr));
 		attr.raw_tracepoint.prog_fd = rawtp_prog();
 		attr.raw_tracepoint.name = (unsigned long)argv[3];
+		pin = argc == 5 ? argv[4] : NULL;
 		nth_set(start);
 		ret = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
-		/* The link goes with its fd, closed below. */
+		/* The link goes with its fd, closed below, unless pinned. */
 		link = ret;
 	} else {
 		fprintf(stderr, "%s: bad operation\n", op);
@@ -144,6 +162,8 @@ int main(int argc, char **argv)
 	err = ret < 0 ? errno : 0;
 	left = nth_get();
 	nth_set(0);
+	if (link >= 0 && pin && pin_link(link, pin))
+		return 2;
 	if (link >= 0)
 		close(link);
 	if (fd >= 0)
