@@ -865,6 +865,10 @@ class FailNthLibTest(unittest.TestCase):
         r = self.sh(script, env={'FAIL_NTH_ONLY': ''})
         self.assertEqual(r.stdout.splitlines(),
                          ['swept a b', 'pass raw_tp link', 'swept c d', 'fail module load'])
+        r = self.sh(script, env={'FAIL_NTH_ONLY': '('})
+        self.assertEqual(r.stdout.splitlines(),
+                         ['fail raw_tp link (FAIL_NTH_ONLY: not an extended regex)',
+                          'fail module load (FAIL_NTH_ONLY: not an extended regex)'])
 
 
 BATCH_LIB = os.path.join(os.path.dirname(FN_LIB), 'batch_lib.sh')

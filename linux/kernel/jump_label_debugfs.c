@@ -139,7 +139,7 @@ static const char * const jl_dbg_kind_names[] = {
 static_assert(ARRAY_SIZE(jl_dbg_kind_names) == JL_DBG_INIT + 1);
 
 /* The instruction the state of @entry's key selects, as jump_label_type(). */
-static enum jl_dbg_kind jl_dbg_want(struct jump_entry *entry)
+static enum jl_dbg_kind jl_dbg_want(const struct jump_entry *entry)
 {
 	bool jmp = static_key_enabled(jump_entry_key(entry)) ^
 		   jump_entry_is_branch(entry);

@@ -8,12 +8,11 @@
  * Loaded with marker=<name>, it connects its probe to that marker before
  * the test connects the probe under test, so a hit calls it first.  The
  * first hit from a task then spins in it until root writes "removed" to
- * the "step" parameter or hold_ms pass.  A hit held preemptible (where
- * the sites' read side allows it) is held up to a minute for the probe
- * under test to be unregistered, and hold_ms from then: a removal that
- * shares its CPU under emulation can take longer than hold_ms to get
- * there, and a hold that ended first would test nothing.  A removal that
- * waits for the
+ * the "step" parameter or hold_ms pass.  A hit held preemptible, in no
+ * RCU reader, ends hold_ms after the probe under test was unregistered,
+ * or a minute after it entered: a removal that shares its CPU under
+ * emulation can take longer than hold_ms to get there, and a hold that
+ * ended first would test nothing.  A removal that waits for the
  * probes in flight, as it must before freeing what they use, cannot
  * return before the hold ends: the test writes "removing" before it
  * starts the removal and "removed" once the removal returned.  The
@@ -48,6 +47,7 @@
 #include <linux/moduleparam.h>
 #include <linux/notifier.h>
 #include <linux/processor.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -78,11 +78,13 @@ static int tmh_cpu = -1;	/* where */
  * A spin, not a sleep: a hit may come with preemption disabled.  Only a
  * task's hit is held (not one from an interrupt), and the hold is timed
  * with a clock that does not need this CPU's ticks.  Held with preemption
- * disabled, it ends after hold_ms (at most 10 s, below the soft lockup
- * limit).  Held preemptible, nothing stalls on it but the removal (the
- * read side is SRCU), so it waits up to TMH_WAIT_MS for the probes to
- * change and ends hold_ms after they did, well before the hung task
- * limit.
+ * disabled or in an RCU reader, it ends after hold_ms (at most 10 s,
+ * below the soft lockup and RCU stall limits).  Held preemptible in a
+ * preemptible kernel, no CPU stalls on it, only the tasks that wait for
+ * tracepoint_srcu readers (the removal, any other
+ * tracepoint_synchronize_unregister()); it waits up to TMH_WAIT_MS for
+ * the probes to change and ends hold_ms after they did, below the
+ * default hung task limit (120 s).
  */
 #define TMH_WAIT_MS	60000
 
@@ -93,7 +95,8 @@ static void tmh_probe(void *data, const struct marker *m, const u64 *args)
 
 	if (!in_task() || atomic_xchg(&tmh_entered, 1))
 		return;
-	tmh_preemptible = preemptible();
+	tmh_preemptible = IS_ENABLED(CONFIG_PREEMPTION) && preemptible() &&
+			  !rcu_preempt_depth();
 	tmh_cpu = raw_smp_processor_id();
 	now = ktime_get_mono_fast_ns();
 	end = now + (u64)(tmh_preemptible ? TMH_WAIT_MS : hold_ms) * NSEC_PER_MSEC;

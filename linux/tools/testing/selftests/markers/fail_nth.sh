@@ -5,8 +5,8 @@
 #	each time the operation fails cleanly or succeeds, and undoing it
 #	leaves the state as it was
 # requires: FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS,
-#	marker-example.ko, probe-example.ko; CONFIG_MARKERS_BPF for the
-#	raw_tp attach
+#	marker-example.ko, probe-example.ko; CONFIG_MARKERS_BPF and a BPF
+#	filesystem at /sys/fs/bpf for the raw_tp attach
 #
 # As static_keys/fail_nth.sh, with its helper: loading and unloading a
 # module with markers (the markers core registers its sites, and the
@@ -108,9 +108,11 @@ disable_unload() {
 	echo '!subsys_*' > $ME
 	unload_all
 }
-# the pinned raw_tp link released; its probe goes from a work item
+# no_probe MARKER: no probe on MARKER, or no such marker (a raw_tp link
+# released when its pin is removed goes from a work item)
 no_probe() {
-	grep -q "^$1 .* probes=0 " $FN_DEBUGFS/markers/list
+	! grep -q "^$1 " $FN_DEBUGFS/markers/list ||
+		grep -Eq "^$1 .* enabled=[01] probes=0 owners=" $FN_DEBUGFS/markers/list
 }
 unpin_unload() {
 	rm -f $PIN
@@ -136,8 +138,15 @@ fail_nth_test "markers_enable !glob, one batch: each allocation failed in turn" 
 if grep -q ' bpf_get_raw_marker$' /proc/kallsyms; then
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 	rm -f $PIN
-	fail_nth_test "raw_tp link on a marker: each allocation failed in turn" \
-		raw_tp state unpin_unload load_example -- rawtp subsys_mark1 $PIN
+	if ! mountpoint -q /sys/fs/bpf; then
+		ktap_test_skip "raw_tp link on a marker (no BPF filesystem at /sys/fs/bpf)"
+	elif ! wait_for no_probe subsys_mark1; then
+		ktap_test_fail "raw_tp link on a marker: a probe stayed on subsys_mark1 from before"
+	else
+		fail_nth_test "raw_tp link on a marker: each allocation failed in turn" \
+			raw_tp state unpin_unload load_example -- \
+			rawtp subsys_mark1 $PIN
+	fi
 else
 	ktap_test_skip "raw_tp link on a marker (kernel without CONFIG_MARKERS_BPF)"
 fi

@@ -90,6 +90,8 @@ stop_jobs() {
 	exec 3>&-
 	[ -n "$BPF_PID" ] && kill "$BPF_PID" 2>/dev/null
 	[ -n "$HELD_PID" ] && kill "$HELD_PID" 2>/dev/null
+	# a hit still held ends now, not after the hold's longest wait
+	[ -e $HOLD/step ] && echo removed > $HOLD/step
 	wait
 	BPF_PID=
 	HELD_PID=

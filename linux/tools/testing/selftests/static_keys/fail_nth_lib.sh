@@ -234,9 +234,15 @@ fail_nth_test() {
 	local desc=$1
 
 	shift
-	if [ -n "$FAIL_NTH_ONLY" ] && ! grep -Eq -- "$FAIL_NTH_ONLY" <<< "$desc"; then
-		ktap_test_skip "$desc (not in FAIL_NTH_ONLY)"
-		return 0
+	if [ -n "$FAIL_NTH_ONLY" ]; then
+		grep -Eq -- "$FAIL_NTH_ONLY" <<< "$desc"
+		case $? in
+		0)	;;
+		1)	ktap_test_skip "$desc (not in FAIL_NTH_ONLY)"
+			return 0 ;;
+		*)	ktap_test_fail "$desc (FAIL_NTH_ONLY: not an extended regex)"
+			return 0 ;;
+		esac
 	fi
 	if fail_nth_sweep "$@"; then
 		ktap_test_pass "$desc"
@@ -289,7 +295,10 @@ fail_nth_sweep() {
 	fn_snap "$FN_TMP/done"
 	fn_touched "$FN_TMP/before" "$FN_TMP/prepared" "$FN_TMP/done" > "$FN_TMP/touched"
 	fn_half "$res" > "$FN_TMP/half.txt" || half=1
-	$undo "$res"
+	if ! $undo "$res"; then
+		echo "# $name: the undo of the run without a fault failed ($line)"
+		return 1
+	fi
 	max=$(sed -n 's/.*points=\([0-9]*\).*/\1/p' <<< "$line")
 	if [ "$res" != ok ] || [ -z "$max" ]; then
 		echo "# $name: without a fault: $line"
@@ -315,6 +324,11 @@ fail_nth_sweep() {
 		others=$(fn_keys | fn_filter untouched)
 		$prepare
 		line=$("$FN_HELPER" $n "$@")
+		if [ -z "$line" ]; then
+			echo "# $name: fault point $n: the helper could not run the operation"
+			$undo err
+			return 1
+		fi
 		read -r res errname injected _ <<< "$line"
 		if ! fn_half "$res" > "$FN_TMP/half.txt"; then
 			echo "# $name: fault point $n ($line): half switched"
