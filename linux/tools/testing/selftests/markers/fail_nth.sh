@@ -136,7 +136,7 @@ fail_nth_test "markers_enable !glob, one batch: each allocation failed in turn" 
 	batch_unregister state disable_unload enable_subsys -- \
 	write $ME '!subsys_*'
 if grep -q ' bpf_get_raw_marker$' /proc/kallsyms; then
-	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	mountpoint -q /sys/fs/bpf || mount -t bpf none /sys/fs/bpf
 	rm -f $PIN
 	if ! mountpoint -q /sys/fs/bpf; then
 		ktap_test_skip "raw_tp link on a marker (no BPF filesystem at /sys/fs/bpf)"
