@@ -239,6 +239,36 @@ class WarnTest(unittest.TestCase):
             self.assertRegex(self.SPLAT.format(first=first, fn='any_fn'), mk.WARN_RE)
         self.assertNotRegex('WARNING: suspicious RCU usage', mk.WARN_RE)
 
+    # The first line of the WARN the markers sweep reached (stop 41).
+    FPROBE = ('WARNING: ../src/kernel/trace/fprobe.c:755 at '
+              'fprobe_module_callback+0x2ad/0x5e0, CPU#1: fail_nth/478')
+
+    def test_listed(self):
+        listed = (mk.MAINLINE_WARNS['fprobe_module_callback'],)
+        fprobe = self.SPLAT.format(first=self.FPROBE, fn='fprobe_module_callback')
+        other = self.SPLAT.format(first=self.FIRSTS[1], fn='any_fn')
+        # Counted unless listed; a listed one is returned to be reported.
+        self.assertEqual(mk.log_problems(fprobe), [f'kernel log shows "{self.FPROBE}"'])
+        self.assertEqual(mk.log_problems(fprobe, listed), [])
+        self.assertEqual(mk.listed_warnings(fprobe, listed), [self.FPROBE])
+        # Another WARN in the same log still fails, listed one or not.
+        self.assertEqual(mk.log_problems(fprobe + other, listed),
+                         [f'kernel log shows "{self.FIRSTS[1]}"'])
+        self.assertEqual(mk.listed_warnings(other, listed), [])
+        # The pattern is the site's, not any WARN in fprobe.c.
+        near = self.FPROBE.replace('fprobe_module_callback', 'fprobe_init')
+        self.assertEqual(len(mk.log_problems(near, listed)), 1)
+        # Up to 6.12's form too.
+        old = 'WARNING: CPU: 1 PID: 9 at kernel/trace/fprobe.c:755 fprobe_module_callback+0x1/0x2'
+        self.assertEqual(mk.log_problems(old, listed), [])
+
+    def test_part_listed(self):
+        self.assertEqual(mk.Part('p', 't', 1).listed, ())
+        self.assertEqual(mk.Part('p', 't', 1, listed=('fprobe_module_callback',)).listed,
+                         (mk.MAINLINE_WARNS['fprobe_module_callback'],))
+        with self.assertRaises(KeyError):
+            mk.Part('p', 't', 1, listed=('unknown',))
+
 
 class CocciTest(unittest.TestCase):
     def test_base_report_matches_across_lines(self):
