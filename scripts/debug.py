@@ -102,7 +102,9 @@ DEBUG_PARTS = [
 # FAIL_NTH_MAX=<m> tries about m points of each operation, and
 # FAIL_NTH_ONLY=<extended regex> sweeps only the operations whose test
 # description matches (see
-# tools/testing/selftests/static_keys/fail_nth_lib.sh), for a short run.
+# tools/testing/selftests/static_keys/fail_nth_lib.sh), for a short run;
+# FAIL_NTH_FROM=<a> FAIL_NTH_TO=<b> sweep only fault points a to b, to
+# split a full sweep (events/enable: about 3700 points) over runs.
 # The sweep fails allocations in mainline code as well; a mainline WARN
 # on such a failure (mk.MAINLINE_WARNS, README's "Known gaps") is listed
 # as a skipped row, not counted as a failed clean run.
@@ -110,7 +112,9 @@ SWEEP_PART = mk.Part('sweep', 'static_keys:fail_nth.sh markers:fail_nth.sh',
                      timeout=SWEEP_TIMEOUT,
                      env=f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
                          f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} '
-                         f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} ',
+                         f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} '
+                         f'FAIL_NTH_FROM={int(os.environ.get("FAIL_NTH_FROM") or 1)} '
+                         f'FAIL_NTH_TO={int(os.environ.get("FAIL_NTH_TO") or 0)} ',
                      listed=('fprobe_module_callback',))
 
 

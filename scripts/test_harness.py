@@ -847,7 +847,7 @@ class FailNthLibTest(unittest.TestCase):
         self.assertEqual(len(r.stdout.splitlines()), 3)
         self.assertNotIn('sys_enter', r.stdout)
 
-    def sweep(self, bug=''):
+    def sweep(self, bug='', env=None):
         """fail_nth_sweep of FN_OP: 3 fault points, the keys undone."""
         lib = os.path.join(self.d, 'lib.sh')
         with open(lib, 'w') as f:
@@ -868,13 +868,36 @@ class FailNthLibTest(unittest.TestCase):
                        f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; }}; '
                        f'cp "{self.d}/static_keys/keys" "$FN_T/keys0"; '
                        'fail_nth_sweep op state undo : -- x',
-                       env={'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug})
+                       env=dict({'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug},
+                                **(env or {})))
 
     def test_sweep(self):
         r = self.sweep()
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn('# op: 3 static keys touched', r.stdout)
         self.assertIn('# op: 3 fault points swept of 3, 3 ENOMEM', r.stdout)
+
+    def test_range(self):
+        """FAIL_NTH_FROM and FAIL_NTH_TO: only those points; a range
+        ending before the unfaulted run says so, one past the last point
+        or not a range fails."""
+        r = self.sweep(env={'FAIL_NTH_FROM': '2', 'FAIL_NTH_TO': '2'})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn('# op: 1 fault points swept at n = 2 to 2 of about 3, 1 ENOMEM, '
+                      '0 succeeded with the allocation failed, 0 other; '
+                      'not run to the unfaulted end', r.stdout)
+        r = self.sweep(env={'FAIL_NTH_FROM': '02'})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn('# op: 2 fault points swept at n = 2 to the end of 3, 2 ENOMEM', r.stdout)
+        self.assertIn('unfaulted at n = 4', r.stdout)
+        r = self.sweep(env={'FAIL_NTH_FROM': '5'})
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('# op: no fault point at n >= 5 (about 3 in all)', r.stdout)
+        for bad, why in ((('3', '2'), 'not a range of points'), (('x', ''), 'not numbers'),
+                         (('0', ''), 'not a range of points')):
+            r = self.sweep(env={'FAIL_NTH_FROM': bad[0], 'FAIL_NTH_TO': bad[1]})
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(why, r.stdout)
 
     def test_sweep_half_switched(self):
         r = self.sweep(bug='1')

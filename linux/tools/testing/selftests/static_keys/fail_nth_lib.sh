@@ -273,15 +273,33 @@ fail_nth_restore() {
 # misbehaved or nothing was swept.
 # FAIL_NTH_MAX=<m> (default 0: no limit) tries at most about m points of
 # an operation, every k-th, for a quick run; the output says so.
+# FAIL_NTH_FROM=<a> and FAIL_NTH_TO=<b> (default 1 and 0: the end) sweep
+# only the points from a to b, so that a long sweep can be split over
+# runs; a range that ends before the operation's unfaulted run says so,
+# and one that starts past its last fault point fails.
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
 	local points=0 enomem=0 survived=0 bad=0 count step=1
 	local res errname injected i half=0 others others_after
+	local from=${FAIL_NTH_FROM:-1} to=${FAIL_NTH_TO:-0} range= ended=0
 
 	shift 5
 	if [ -z "$FN_TMP" ] || [ ! -d "$FN_TMP" ]; then
 		echo "# $name: fail_nth_setup not run"
 		return 1
+	fi
+	case "$from:$to" in
+	*[!0-9:]* | :* | *:)
+		echo "# $name: FAIL_NTH_FROM=$from, FAIL_NTH_TO=$to: not numbers"
+		return 1 ;;
+	esac
+	from=$((10#$from)) to=$((10#$to))
+	if [ "$from" -lt 1 ] || { [ "$to" -ne 0 ] && [ "$to" -lt "$from" ]; }; then
+		echo "# $name: FAIL_NTH_FROM=$from, FAIL_NTH_TO=$to: not a range of points"
+		return 1
+	fi
+	if [ "$from" -gt 1 ] || [ "$to" -gt 0 ]; then
+		range=" at n = $from to $([ "$to" -gt 0 ] && echo "$to" || echo "the end")"
 	fi
 	# The keys this operation touches: those that differ between before
 	# PREPARE, after it and after the reference run, with nothing failed.
@@ -318,8 +336,13 @@ fail_nth_sweep() {
 		step=$(((count + FAIL_NTH_MAX - 1) / FAIL_NTH_MAX))
 		echo "# $name: FAIL_NTH_MAX=$FAIL_NTH_MAX: every ${step}th of about $count points"
 	fi
-	n=$((1 - step))
+	[ -n "$range" ] && echo "# $name: FAIL_NTH_FROM, FAIL_NTH_TO: the points$range only"
+	n=$((from - step))
 	while [ $n -lt $max ]; do
+		if [ "$to" -gt 0 ] && [ $((n + step)) -gt "$to" ]; then
+			ended=1
+			break
+		fi
 		n=$((n + step))
 		others=$(fn_keys | fn_filter untouched)
 		$prepare
@@ -366,9 +389,21 @@ fail_nth_sweep() {
 			return 1
 		fi
 	done
-	echo "# $name: $points fault points swept$([ $step -gt 1 ] && echo " (every ${step}th)")" \
-	     "of $count, $enomem ENOMEM, $survived succeeded with the allocation failed," \
-	     "$bad other; unfaulted at n = $n: $line"
+	[ $step -gt 1 ] && range="$range (every ${step}th)"
+	if [ $ended -eq 1 ]; then
+		echo "# $name: $points fault points swept$range of about $count," \
+		     "$enomem ENOMEM, $survived succeeded with the allocation failed," \
+		     "$bad other; not run to the unfaulted end"
+		[ $points -gt 0 ] && [ $bad -eq 0 ]
+		return
+	fi
+	if [ $points -eq 0 ] && [ "$from" -gt 1 ]; then
+		echo "# $name: no fault point at n >= $from (about $count in all)"
+		return 1
+	fi
+	echo "# $name: $points fault points swept$range of $count, $enomem ENOMEM," \
+	     "$survived succeeded with the allocation failed, $bad other;" \
+	     "unfaulted at n = $n: $line"
 	if [ "$injected" = injected=1 ]; then
 		echo "# $name: still failing at n = $n"
 		return 1
