@@ -108,14 +108,18 @@ DEBUG_PARTS = [
 # The sweep fails allocations in mainline code as well; a mainline WARN
 # on such a failure (mk.MAINLINE_WARNS, README's "Known gaps") is listed
 # as a skipped row, not counted as a failed clean run.
-SWEEP_PART = mk.Part('sweep', 'static_keys:fail_nth.sh markers:fail_nth.sh',
-                     timeout=SWEEP_TIMEOUT,
-                     env=f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
-                         f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} '
-                         f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} '
-                         f'FAIL_NTH_FROM={int(os.environ.get("FAIL_NTH_FROM") or 1)} '
-                         f'FAIL_NTH_TO={int(os.environ.get("FAIL_NTH_TO") or 0)} ',
-                     listed=('fprobe_module_callback',))
+# The two collections' sweeps run in two guests side by side, one per
+# host core, as test-debug's do.
+SWEEP_ENV = (f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
+             f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} '
+             f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} '
+             f'FAIL_NTH_FROM={int(os.environ.get("FAIL_NTH_FROM") or 1)} '
+             f'FAIL_NTH_TO={int(os.environ.get("FAIL_NTH_TO") or 0)} ')
+SWEEP_PARTS = [
+    mk.Part(f'sweep-{c.replace("_", "-")}', f'{c}:fail_nth.sh', timeout=SWEEP_TIMEOUT,
+            env=SWEEP_ENV, listed=('fprobe_module_callback',))
+    for c in ('static_keys', 'markers')
+]
 
 
 def debug_rows(part):
@@ -147,7 +151,7 @@ def job_test_debug():
     res = mk.Results()
     version = prepare_debug()
     mk.log(f'debug kernel prepared in {time.time() - t0:.0f}s (base Linux {version})')
-    missed = mk.part_coverage(DEBUG_PARTS + [SWEEP_PART],
+    missed = mk.part_coverage(DEBUG_PARTS + SWEEP_PARTS,
                               collections=('static_keys', 'markers'))
     res.add('harness: the guests run every static_keys and markers kselftest once '
             '(the fail_nth.sh sweeps in make fault-sweep)',
@@ -166,7 +170,9 @@ def job_fault_sweep():
     t0 = time.time()
     res = mk.Results()
     version = prepare_debug()
-    res.extend(debug_rows(SWEEP_PART))
+    done = mk.run_lanes([(f'guest {p.name}', lambda p=p: debug_rows(p)) for p in SWEEP_PARTS])
+    for p in SWEEP_PARTS:
+        res.extend(done[f'guest {p.name}'][0])
     mk.log(f'make fault-sweep on base Linux {version} took {time.time() - t0:.0f}s')
     print(res.summary())
     return 1 if res.failed() else 0
