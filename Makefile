@@ -18,6 +18,7 @@
 #   make distro-test-cloud     cloud-amd64 (build-distro-cloud/)
 #   make distro-test-rt        rt-amd64, PREEMPT_RT (build-distro-rt/)
 #   make distro-test-rt-debug  rt-amd64 + configs/debug.config (build-distro-rt-debug/)
+#   make distro-bench  make bench's guest on the cloud-amd64 row's kernel (build-distro-cloud/)
 #   make results       rewrite README.md's generated blocks from doc/results.json
 #
 # Variables: BASE=7.3|6.12 (scripts/bases.py) B=<build dir> KERNEL_SRC=<tree>
@@ -28,7 +29,8 @@ MK := $(PYTHON) scripts/mk.py
 export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
 
 .PHONY: run test test-debug check series series-check bench docs-check clean distclean harness-test results \
-	fault-sweep kcsan build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug
+	fault-sweep kcsan build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug \
+	distro-bench
 
 run test test-debug check series series-check bench docs-check:
 	@$(MK) $@
@@ -38,6 +40,9 @@ distro-test:
 
 distro-test-cloud distro-test-rt distro-test-rt-debug:
 	@$(PYTHON) scripts/distro.py $(@:distro-test-%=%)
+
+distro-bench:
+	@$(PYTHON) scripts/distro.py bench
 
 fault-sweep:
 	@$(PYTHON) scripts/debug.py sweep

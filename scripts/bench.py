@@ -435,6 +435,13 @@ def dyndbg_table(rows):
     return out
 
 
+def claim_line(text, a, b, ok):
+    """One line of a claims list: whether ok(a, b) holds, or n/a."""
+    if a is None or b is None:
+        return f'  n/a   {text}: not measured'
+    return f'  {"meets" if ok(a, b) else "MISSES":5s} {text}: {fmt(a)} vs {fmt(b)}'
+
+
 def claims(rows):
     def g(c, v, src='guest'):
         return val(rows, src, c, v)
@@ -442,10 +449,7 @@ def claims(rows):
     out = []
 
     def claim(text, a, b, ok):
-        if a is None or b is None:
-            out.append(f'  n/a   {text}: not measured')
-        else:
-            out.append(f'  {"meets" if ok(a, b) else "MISSES":5s} {text}: {fmt(a)} vs {fmt(b)}')
+        out.append(claim_line(text, a, b, ok))
 
     claim('off = one NOP (MARK off - nothing, guest insns; want 1)',
           (g('off', 'mark') or 0) - (g('off', 'nothing') or 0) if g('off', 'mark') else None,

@@ -53,13 +53,16 @@ def load(path=RESULTS):
 
 def dump(data):
     """One bench row per line: the file stays diffable."""
-    rows = data.get('bench', {}).get('rows')
-    if rows is None:
-        return json.dumps(data, indent=1, sort_keys=True) + '\n'
-    bench = dict(data['bench'], rows='@ROWS@')
-    text = json.dumps(dict(data, bench=bench), indent=1, sort_keys=True)
-    body = ',\n'.join('   ' + json.dumps(r, sort_keys=True) for r in rows)
-    return text.replace('"@ROWS@"', '[\n' + body + '\n  ]') + '\n'
+    data, bodies = dict(data), {}
+    for key in ('bench', 'distro_bench'):
+        rows = data.get(key, {}).get('rows')
+        if rows is not None:
+            data[key] = dict(data[key], rows=f'@ROWS-{key}@')
+            bodies[key] = ',\n'.join('   ' + json.dumps(r, sort_keys=True) for r in rows)
+    text = json.dumps(data, indent=1, sort_keys=True)
+    for key, body in bodies.items():
+        text = text.replace(f'"@ROWS-{key}@"', '[\n' + body + '\n  ]')
+    return text + '\n'
 
 
 def save(data, path=RESULTS):
@@ -170,6 +173,22 @@ def record_bench(out_dir):
             shutil.copyfile(os.path.join(out_dir, 'flip.svg'), BENCH_PLOT)
     env = dict(os.environ)
     # bench.py sets B to its own build dir; that is the plain run.
+    env.pop('B', None)
+    return _record(update, env)
+
+
+def record_distro_bench(out_dir):
+    """make distro-bench: its rows, meta and claims (scripts/distro.py)."""
+    import distro
+
+    def update(data):
+        with open(os.path.join(out_dir, 'results.json'), encoding='utf-8') as f:
+            res = json.load(f)
+        data['distro_bench'] = {'meta': dict(res['meta'], commit=commit()),
+                                'claims': [c.strip() for c in distro.bench_claims(res['rows'])],
+                                'rows': res['rows']}
+    env = dict(os.environ)
+    # distro.py sets B to the cloud row's build dir; that is the plain run.
     env.pop('B', None)
     return _record(update, env)
 
@@ -291,7 +310,26 @@ def render_figures(data):
     return '\n'.join(lines) + '\n'
 
 
+def render_distro_figures(data):
+    """make distro-bench's figures and claims, or that it has not run."""
+    d = data.get('distro_bench')
+    if not d:
+        return ('Not measured yet: `make distro-bench` records its figures here.\n')
+    import distro
+    m = d['meta']
+    lines = [f'`make distro-bench` of {m["date"]}, Linux {m["base"]}, commit '
+             f'{sha(m["commit"])}, Debian\'s {m["config"]} config, {m["mode"]}, booted with '
+             f'`{m["append"]}`: guest instructions per iteration, which understate what a '
+             'retpoline costs in cycles.', '',
+             '| what | MARK / with the series | against |', '|---|---|---|']
+    lines += [f'| {w} | {a} | {b} |' for w, a, b in distro.bench_figures(d['rows'])]
+    lines += ['', 'Its claims, and `/sys/devices/system/cpu/vulnerabilities` in that guest:',
+              '', '```'] + d['claims'] + [''] + m['vulnerabilities'] + ['```']
+    return '\n'.join(lines) + '\n'
+
+
 RENDER = {
+    'distro-figures': render_distro_figures,
     'headline': render_headline,
     'times': render_times,
     'status': render_status,

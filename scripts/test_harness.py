@@ -694,6 +694,93 @@ class ResultsTest(unittest.TestCase):
         self.assertTrue(results.plain_run({'RESULTS': 'none'}))
 
 
+# A made-up bench.csv of make distro-bench's guest: 2 x 100 pokes in
+# batches of at most 256 take 6 rounds; dynamic debug 2 x 300 pokes take
+# 12 where 6 x ceil(300 / 256) = 12 is the goal.
+DISTRO_CSV = """off,nothing,0,3,tsc
+off,mark,0,4,tsc
+off,tracepoint,0,4,tsc
+on,mark_1probe_empty,0,25,tsc
+on,tracepoint_1probe_empty,0,25,tsc
+record,nothing,0,10,tsc
+record,mark,0,600,tsc
+record,tracepoint,0,610,tsc
+record,trace_printk,0,950,tsc
+bpf,mark,0,500,tsc
+bpf,tracepoint,0,499,tsc
+bpf_raw,mark,0,350,tsc
+bpf_raw,tracepoint,0,351,tsc
+flip,batch_max,0,256,entries
+flip,batch_ipi_rounds,1000,6,rounds
+flip,one_by_one_ipi_rounds,1000,6000,rounds
+events,batched_ipi_rounds,900,6,rounds
+events,batched_pokes,900,200,pokes
+events,batched_syscall_events,900,700,events
+events,one_by_one_ipi_rounds,900,5000,rounds
+dyndbg,all,1300,2,writes
+dyndbg,all_pokes,1300,600,pokes
+dyndbg,all_ipi_rounds,1300,12,rounds
+dyndbg,one_by_one_ipi_rounds,1300,7000,rounds
+"""
+
+
+class DistroBenchTest(unittest.TestCase):
+    """make distro-bench's figures, claims and README block, on a
+    made-up guest output (the bench runs outside CI)."""
+
+    def rows(self):
+        import bench
+        return bench.parse_csv(DISTRO_CSV, 'guest')
+
+    def test_claims(self):
+        got = [c.strip() for c in distro.bench_claims(self.rows())]
+        self.assertEqual(got, [
+            'meets off = one NOP (MARK off - nothing, guest insns; want 1): 1 vs 1',
+            'meets MARK on (1 empty probe) <= tracepoint with 1 empty probe, retpolines and '
+            'call depth tracking on: 25 vs 25',
+            'meets MARK record <= TRACE_EVENT record: 590 vs 600',
+            'MISSES BPF program on a marker event <= on the TRACE_EVENT: 490 vs 489',
+            'meets raw tracepoint BPF program on a marker <= on the tracepoint: 340 vs 341',
+            'meets events/enable with the syscall events, on then off: IPI rounds <= 3 x '
+            'ceil(pokes per write / batch size) per write: 6 vs 6',
+            'meets the syscall events are among them (syscall events while on, > 0): 700 vs 0',
+            'meets dynamic debug "+p" then "-p": IPI rounds <= 3 x ceil(pokes per write / '
+            'batch size) per write: 12 vs 12'])
+
+    def test_goal(self):
+        rows = self.rows()
+        self.assertEqual(distro.batch_goal(rows, 'dyndbg', 'all'), 12)
+        for r in rows:
+            if r['variant'] == 'batch_max':
+                r['value'] = 128
+        self.assertEqual(distro.batch_goal(rows, 'dyndbg', 'all'), 18)
+        self.assertIsNone(distro.batch_goal(rows, 'events', 'one_by_one'))
+
+    def test_missing_figure(self):
+        rows = [r for r in self.rows() if r['variant'] != 'batched_syscall_events']
+        self.assertIn('n/a   the syscall events are among them',
+                      '\n'.join(distro.bench_claims(rows)))
+
+    def test_render(self):
+        data = results.load()
+        data.pop('distro_bench', None)
+        self.assertIn('Not measured yet', results.render_distro_figures(data))
+        data['distro_bench'] = {
+            'meta': {'date': '2026-11-27 17:00:00 +0000', 'base': '7.3.4', 'commit': 'abc1234',
+                     'config': 'cloud-amd64', 'mode': 'tcg -icount shift=0',
+                     'append': 'kunit.enable=0 spectre_v2=retpoline retbleed=stuff',
+                     'vulnerabilities': ['spectre_v2:Mitigation: Retpolines']},
+            'claims': [c.strip() for c in distro.bench_claims(self.rows())],
+            'rows': self.rows()}
+        out = results.render_distro_figures(data)
+        self.assertIn('| all 900 events (700 syscall events) on, then off: IPI rounds '
+                      '(200 pokes) | 6 | one by one 5000 |', out)
+        self.assertIn('| enabled, one empty probe (loop included) | 25 | tracepoint 25 |', out)
+        self.assertIn('spectre_v2:Mitigation: Retpolines', out)
+        import json
+        self.assertEqual(json.loads(results.dump(data)), data)
+
+
 FN_LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'linux', 'tools',
                       'testing', 'selftests', 'static_keys', 'fail_nth_lib.sh')
 

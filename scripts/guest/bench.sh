@@ -101,22 +101,30 @@ else
 fi
 
 # events <variant> <on command> <off command>: enable then disable every
-# event, as rows events,<variant>[_ipi_rounds|_batches],<events>,<value>
-# (guest ns: instructions under -icount, with idle time warped)
+# event, as rows
+# events,<variant>[_ipi_rounds|_batches|_pokes|_syscall_events],<events>,<value>
+# (guest ns: instructions under -icount, with idle time warped; pokes:
+# sites patched by static key batches; the syscall events among the
+# events while on)
 S=/sys/kernel/debug/static_keys/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
 events() {
-	local variant=$1 on=$2 off=$3 t0 t1 r0 r1 b0 b1 n
+	local variant=$1 on=$2 off=$3 t0 t1 r0 r1 b0 b1 s0 s1 n sys
 
 	echo 0 > "$T/events/enable"
-	r0=$(stat ipi_rounds); b0=$(stat text_poke_batches); t0=$(date +%s%N)
+	r0=$(stat ipi_rounds); b0=$(stat text_poke_batches); s0=$(stat applied_sites)
+	t0=$(date +%s%N)
 	$on
 	n=$(grep -c . "$T/set_event")
+	sys=$(grep -c '^syscalls:' "$T/set_event")
 	$off
 	t1=$(date +%s%N); r1=$(stat ipi_rounds); b1=$(stat text_poke_batches)
+	s1=$(stat applied_sites)
 	echo "events,$variant,$n,$((t1 - t0)),ns"
 	echo "events,${variant}_ipi_rounds,$n,$((r1 - r0)),rounds"
 	echo "events,${variant}_batches,$n,$((b1 - b0)),batches"
+	echo "events,${variant}_pokes,$n,$((s1 - s0)),pokes"
+	echo "events,${variant}_syscall_events,$n,$sys,events"
 }
 each_on() { for f in "$T"/events/*/*/enable; do echo 1 > "$f"; done 2> /dev/null; }
 each_off() { for f in "$T"/events/*/*/enable; do echo 0 > "$f"; done 2> /dev/null; }
