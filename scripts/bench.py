@@ -31,8 +31,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
 import bases  # noqa: E402
 
-# mk reads B when imported.
-os.environ['B'] = os.environ.get('B') or bases.default_build_dir('bench')
+# mk reads B when imported.  Only as make bench's own script: distro.py
+# and the harness tests import this file for its helpers.
+if __name__ == '__main__':
+    os.environ['B'] = os.environ.get('B') or bases.default_build_dir('bench')
 import mk  # noqa: E402
 
 FLIP_NS = (1, 10, 100, 1000, 5000)
@@ -557,13 +559,13 @@ def svg_plot(rows, path, unit):
 
 
 def boot_csv(script, name, csv, opts, args=(), obj=None, cpus=2,
-             append=('kunit.enable=0',), env=''):
+             append=('kunit.enable=0',), env='', timeout=None):
     """Boot @obj's kernel running scripts/guest/@script (with @env, shell
     assignments, before it); return its output dir and the text of the
     @csv it wrote, or raise."""
     out, problems, text = mk.step_boot(env + mk.guest(script, '/tmp/results', mk.KSFT, *args),
                                        name, cpus=cpus, qemu_opts=opts, append=append,
-                                       obj=obj or mk.OBJ)
+                                       obj=obj or mk.OBJ, timeout=timeout)
     path = os.path.join(out, csv)
     if problems or not os.path.exists(path):
         err = os.path.join(out, 'bench.err')

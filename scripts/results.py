@@ -185,7 +185,8 @@ def record_distro_bench(out_dir):
         with open(os.path.join(out_dir, 'results.json'), encoding='utf-8') as f:
             res = json.load(f)
         data['distro_bench'] = {'meta': dict(res['meta'], commit=commit()),
-                                'claims': [c.strip() for c in distro.bench_claims(res['rows'])],
+                                'claims': [c.strip() for c in distro.bench_claims(
+                                    res['rows'], res['meta']['vulnerabilities'])],
                                 'rows': res['rows']}
     env = dict(os.environ)
     # distro.py sets B to the cloud row's build dir; that is the plain run.

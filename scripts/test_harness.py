@@ -262,6 +262,34 @@ class WarnTest(unittest.TestCase):
         old = 'WARNING: CPU: 1 PID: 9 at kernel/trace/fprobe.c:755 fprobe_module_callback+0x1/0x2'
         self.assertEqual(mk.log_problems(old, listed), [])
 
+    def test_part_run_lists(self):
+        """A listed WARN is a skipped row with its line; the clean run
+        still passes."""
+        p = mk.Part('p', 't', 1, listed=('fprobe_module_callback',))
+        text = self.SPLAT.format(first=self.FPROBE, fn='fprobe_module_callback')
+        with tempfile.TemporaryDirectory() as d:
+            p.boot = lambda obj=None: (d, mk.log_problems(text, p.listed), text)
+            res = p.run()
+        self.assertEqual([r for r in res.rows if 'mainline WARN' in r[0]], [
+            ('guest p: mainline WARN, listed (README "Known gaps"), not counted', 'skip',
+             self.FPROBE)])
+        self.assertEqual([r[1] for r in res.rows if 'clean run' in r[0]], ['ok'])
+
+    def test_sweep_parts_list_fprobe(self):
+        """Only make fault-sweep's guests list it."""
+        saved = {k: os.environ.get(k) for k in ('B', 'JOBS')}
+        try:
+            import debug
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        fprobe = mk.MAINLINE_WARNS['fprobe_module_callback']
+        self.assertEqual([p.listed for p in debug.SWEEP_PARTS], [(fprobe,), (fprobe,)])
+        self.assertEqual([p.listed for p in debug.DEBUG_PARTS], [(), ()])
+
     def test_part_listed(self):
         self.assertEqual(mk.Part('p', 't', 1).listed, ())
         self.assertEqual(mk.Part('p', 't', 1, listed=('fprobe_module_callback',)).listed,
@@ -732,9 +760,15 @@ class DistroBenchTest(unittest.TestCase):
         import bench
         return bench.parse_csv(DISTRO_CSV, 'guest')
 
+    VULNS = ['spectre_v2:Mitigation: Retpolines; IBPB: conditional; STIBP: disabled; RSB '
+             'filling; PBRSB-eIBRS: Not affected; BHI: Not affected',
+             'retbleed:Mitigation: Stuffing']
+
     def test_claims(self):
-        got = [c.strip() for c in distro.bench_claims(self.rows())]
+        got = [c.strip() for c in distro.bench_claims(self.rows(), self.VULNS)]
         self.assertEqual(got, [
+            'meets spectre_v2 as asked (Mitigation: Retpolines): ' + self.VULNS[0][11:],
+            'meets retbleed as asked (Mitigation: Stuffing): Mitigation: Stuffing',
             'meets off = one NOP (MARK off - nothing, guest insns; want 1): 1 vs 1',
             'meets MARK on (1 empty probe) <= tracepoint with 1 empty probe, retpolines and '
             'call depth tracking on: 25 vs 25',
@@ -746,6 +780,11 @@ class DistroBenchTest(unittest.TestCase):
             'meets the syscall events are among them (syscall events while on, > 0): 700 vs 0',
             'meets dynamic debug "+p" then "-p": IPI rounds <= 3 x ceil(pokes per write / '
             'batch size) per write: 12 vs 12'])
+        # Mitigations not taken: said, since the enabled-site claim is about them.
+        got = distro.bench_claims(self.rows(), ['retbleed:Vulnerable'])
+        self.assertEqual([c.strip() for c in got[:2]], [
+            'MISSES spectre_v2 as asked (Mitigation: Retpolines): no such file',
+            'MISSES retbleed as asked (Mitigation: Stuffing): Vulnerable'])
 
     def test_goal(self):
         rows = self.rows()
@@ -759,7 +798,7 @@ class DistroBenchTest(unittest.TestCase):
     def test_missing_figure(self):
         rows = [r for r in self.rows() if r['variant'] != 'batched_syscall_events']
         self.assertIn('n/a   the syscall events are among them',
-                      '\n'.join(distro.bench_claims(rows)))
+                      '\n'.join(distro.bench_claims(rows, self.VULNS)))
 
     def test_render(self):
         data = results.load()
@@ -769,14 +808,14 @@ class DistroBenchTest(unittest.TestCase):
             'meta': {'date': '2026-11-27 17:00:00 +0000', 'base': '7.3.4', 'commit': 'abc1234',
                      'config': 'cloud-amd64', 'mode': 'tcg -icount shift=0',
                      'append': 'kunit.enable=0 spectre_v2=retpoline retbleed=stuff',
-                     'vulnerabilities': ['spectre_v2:Mitigation: Retpolines']},
-            'claims': [c.strip() for c in distro.bench_claims(self.rows())],
+                     'vulnerabilities': self.VULNS},
+            'claims': [c.strip() for c in distro.bench_claims(self.rows(), self.VULNS)],
             'rows': self.rows()}
         out = results.render_distro_figures(data)
         self.assertIn('| all 900 events (700 syscall events) on, then off: IPI rounds '
                       '(200 pokes) | 6 | one by one 5000 |', out)
         self.assertIn('| enabled, one empty probe (loop included) | 25 | tracepoint 25 |', out)
-        self.assertIn('spectre_v2:Mitigation: Retpolines', out)
+        self.assertIn(self.VULNS[1], out)
         import json
         self.assertEqual(json.loads(results.dump(data)), data)
 
@@ -977,13 +1016,20 @@ class FailNthLibTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn('# op: 2 fault points swept at n = 2 to the end of 3, 2 ENOMEM', r.stdout)
         self.assertIn('unfaulted at n = 4', r.stdout)
+        # Past the last point: another range's points, a skip (KSFT_SKIP).
         r = self.sweep(env={'FAIL_NTH_FROM': '5'})
-        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.returncode, 4)
         self.assertIn('# op: no fault point at n >= 5 (about 3 in all)', r.stdout)
-        for bad, why in ((('3', '2'), 'not a range of points'), (('x', ''), 'not numbers'),
-                         (('0', ''), 'not a range of points')):
+        # Sampled within a range: n = 2, then 4 (unfaulted).
+        r = self.sweep(env={'FAIL_NTH_FROM': '2', 'FAIL_NTH_MAX': '2'})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn('# op: 1 fault points swept at n = 2 to the end (every 2th) of 3',
+                      r.stdout)
+        for bad, why in ((('3', '2'), 'not a range of points'), (('x', ''), 'not a number'),
+                         (('0', ''), 'not a range of points'), (('1:2', ''), 'not a number'),
+                         (('1', '2:3'), 'FAIL_NTH_TO=2:3: not a number')):
             r = self.sweep(env={'FAIL_NTH_FROM': bad[0], 'FAIL_NTH_TO': bad[1]})
-            self.assertNotEqual(r.returncode, 0)
+            self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn(why, r.stdout)
 
     def test_sweep_half_switched(self):
@@ -1005,6 +1051,10 @@ class FailNthLibTest(unittest.TestCase):
         r = self.sh(script, env={'FAIL_NTH_ONLY': ''})
         self.assertEqual(r.stdout.splitlines(),
                          ['swept a b', 'pass raw_tp link', 'swept c d', 'fail module load'])
+        skip = script.replace('[ "$1" = a ]', 'return 4')
+        r = self.sh(skip, env={'FAIL_NTH_ONLY': 'raw_tp'})
+        self.assertEqual(r.stdout.splitlines()[1],
+                         'skip raw_tp link (no fault point from FAIL_NTH_FROM on)')
         r = self.sh(script, env={'FAIL_NTH_ONLY': '('})
         self.assertEqual(r.stdout.splitlines(),
                          ['fail raw_tp link (FAIL_NTH_ONLY: not an extended regex)',
