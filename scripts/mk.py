@@ -997,6 +997,10 @@ class Part:
         for w in listed_warnings(text, self.listed):
             res.add(f'guest {self.name}: mainline WARN, listed (README "Known gaps"), '
                     'not counted', 'skip', w)
+        left = os.path.join(out, 'leftovers.txt')
+        if os.path.exists(left) and read(left).strip():
+            log(f'{self.name}: tracefs state left by kselftests, undone before the next '
+                '(test.sh):\n' + ''.join(f'    {l}\n' for l in read(left).strip().split('\n')))
         timing = os.path.join(out, 'timing.txt')
         if os.path.exists(timing):
             log(f'{self.name}: kselftest times: ' +

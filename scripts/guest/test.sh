@@ -48,6 +48,32 @@ ksft_selected() {
 	done
 	return 1
 }
+# tracefs_leftovers TEST: tracing instances and enabled events TEST left
+# behind, a line each in leftovers.txt, then undone.  A kselftest cut at
+# its timeout may not finish its cleanup, and every event it left on in
+# an instance slows the tests after it (2026-11-27, debug kernel:
+# markers:stress.sh cut in its first test after static_keys'
+# events_batch.sh was cut with 442 events on in its instance).
+TRACEFS=/sys/kernel/tracing
+tracefs_leftovers() {
+	local d n
+
+	[ -d $TRACEFS/instances ] || return 0
+	for d in $TRACEFS/instances/*/; do
+		[ -d "$d" ] || continue
+		n=$(grep -c . "$d/set_event" 2>/dev/null)
+		echo "$1: instance $(basename "$d") left, ${n:-0} events enabled" \
+			>> "$OUT/leftovers.txt"
+		echo 0 > "$d/events/enable" 2>/dev/null
+		rmdir "$d" 2>/dev/null
+	done
+	n=$(grep -c . $TRACEFS/set_event 2>/dev/null)
+	if [ "${n:-0}" -gt 0 ]; then
+		echo "$1: $n events left enabled" >> "$OUT/leftovers.txt"
+		echo 0 > $TRACEFS/events/enable 2>/dev/null
+	fi
+	return 0
+}
 # FTRACE_CASES: the ftracetest cases or test.d directories this guest
 # runs (default: all), for a run split over guests side by side.
 if [ -x "$KSFT/run_kselftest.sh" ]; then
@@ -66,6 +92,7 @@ if [ -x "$KSFT/run_kselftest.sh" ]; then
 		(cd /tmp/ksft && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} \
 			-t "$t" 2>&1; echo "runner exit $?") | cat >> "$OUT/kselftest.tap"
 		echo "$t $(($(date +%s) - start))" >> "$OUT/timing.txt"
+		tracefs_leftovers "$t"
 		sync
 	done
 fi
