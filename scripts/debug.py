@@ -100,7 +100,7 @@ DEBUG_PARTS = [
     # 2026-11-26 and was cut at 1800 s on 2026-11-27 16:18 (its test 5,
     # the instance's 442 events, still running), the host at half speed;
     # markers:stress.sh after it was cut at 1800 s in its first test.
-    # The three tests of this guest get twice the per-test time.
+    # The kselftests of this guest get twice the per-test time.
     # bad_input.sh (1353 s) and owners.sh (844 s alone in stop 41) came
     # from debug-1 on 2026-11-27.
     mk.Part('debug-2', 'markers:stress.sh markers:events_batch.sh static_keys:events_batch.sh '

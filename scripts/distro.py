@@ -554,6 +554,11 @@ def job_all():
 BENCH_APPEND = ('kunit.enable=0',) + APPEND
 
 
+def less(a, b):
+    """a - b, or None when either figure is missing."""
+    return a - b if a is not None and b is not None else None
+
+
 def batch_goal(rows, case, variant):
     """IPI rounds a case's two writes (on, then off: the same sites each
     way) may take: 3 x ceil(pokes per write / text_poke batch size)
@@ -574,9 +579,6 @@ def bench_figures(rows):
 
     def g(c, v, n=None):
         return bench.val(rows, 'guest', c, v, n)
-
-    def less(a, b):
-        return a - b if a is not None and b is not None else None
 
     f = bench.fmt
     nothing, rec0 = g('off', 'nothing'), g('record', 'nothing')
@@ -616,9 +618,6 @@ def bench_claims(rows, vulns):
 
     def g(c, v, n=None):
         return bench.val(rows, 'guest', c, v, n)
-
-    def less(a, b):
-        return a - b if a is not None and b is not None else None
 
     rec0 = g('record', 'nothing')
     off = less(g('off', 'mark'), g('off', 'nothing'))
