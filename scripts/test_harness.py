@@ -963,6 +963,39 @@ class FailNthLibTest(unittest.TestCase):
         os.remove(os.path.join(self.d, 'static_keys', 'keys'))
         self.assertNotEqual(self.half('ok').returncode, 0)
 
+    def test_shared_symbol(self):
+        """Keys that share a symbol (an array of keys) are compared each
+        on its own: the one the operation switches is touched, the other
+        stays among the untouched keys, which another user may switch
+        between attempts; a mismatch names the symbol's sites."""
+        keys = os.path.join(self.d, 'static_keys', 'keys')
+
+        def write(first, second, mismatch=0):
+            with open(keys, 'w') as f:
+                f.write('# key enabled count default owner sites mismatch\n'
+                        f'arr {first} false vmlinux 1 0\n'
+                        f'arr {second} false vmlinux 1 {mismatch}\n'
+                        'mkey [mymod] 0 0 false mymod 1 0\n'
+                        'mkey [mymod] 0 0 false mymod 1 0\n')
+        write('0 0', '0 0')
+        self.assertEqual(self.sh('fn_snap $FN_TMP/before && fn_snap $FN_TMP/prepared')
+                         .returncode, 0)
+        write('1 1', '0 0')
+        r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
+                    '$FN_TMP/done > $FN_TMP/touched && cat $FN_TMP/touched && '
+                    'fn_keys | fn_filter untouched | cut -f1')
+        self.assertEqual(r.stdout.splitlines(), ['arr', 'arr#2', 'mkey [mymod]',
+                                                 'mkey#2 [mymod]'])
+        write('1 1', '1 1')
+        self.assertEqual(self.half('ok').returncode, 0)
+        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f:
+            f.write('# address size insn key\nf+0x1/0x9 5 jmp arr\ng+0x1/0x9 0 ? arr\n')
+        write('1 1', '1 1', mismatch=1)
+        r = self.half('ok')
+        self.assertEqual(r.stdout.splitlines(), [
+            'key arr#2: enabled 1, 1 of 1 sites not patched to match',
+            '  f+0x1/0x9 5 jmp arr', '  g+0x1/0x9 0 ? arr'])
+
     def test_filter(self):
         self.reference(done=('sw',))
         self.listing()

@@ -79,12 +79,19 @@ fail_nth_keys() {
 
 # fn_keys: static_keys/keys as "NAME<tab>enabled count default owner
 # sites mismatch"; NAME is the key's symbol, "symbol [module]" in a
-# module.
+# module.  Keys that share a symbol (an array of keys, a key inside a
+# structure) are listed in address order; the second and later get
+# "#2", "#3", ... after the symbol, so that each is compared on its own.
 fn_keys() {
 	awk '!/^#/ && NF >= 7 {
 		n = NF - 6; name = $1
 		for (i = 2; i <= n; i++)
 			name = name " " $i
+		if (++seen[name] > 1) {
+			name = $1 "#" seen[name]
+			for (i = 2; i <= n; i++)
+				name = name " " $i
+		}
 		v = $(n + 1)
 		for (i = n + 2; i <= NF; i++)
 			v = v " " $i
@@ -163,7 +170,9 @@ fn_mismatch() {
 	awk -F'\t' '/^K / {
 		split($2, a, " ")
 		if (a[6] != 0) {
-			print substr($1, 3) > "/dev/stderr"
+			k = substr($1, 3)
+			sub(/#[0-9]+/, "", k)
+			print k > "/dev/stderr"
 			print "key " substr($1, 3) ": enabled " a[1] ", " a[6] " of " \
 			      a[5] " sites not patched to match"
 		}
@@ -172,7 +181,7 @@ fn_mismatch() {
 	while read -r k; do
 		awk -v k=" $k" 'substr($0, length($0) - length(k) + 1) == k' \
 			$FN_DEBUGFS/static_keys/sites 2>/dev/null | head -n 8 | sed 's/^/  /'
-	done < "$FN_TMP/mismatch"
+	done < <(awk '!seen[$0]++' "$FN_TMP/mismatch")
 	return 1
 }
 
@@ -200,7 +209,7 @@ fn_half_once() {
 			n = substr($1, 3); split($2, a, " ")
 			has[f, n] = 1; en[f, n] = en[f, n] "|" a[1]
 			if (f == 4) {
-				kn = n; sub(/ \[.*\]$/, "", kn)
+				kn = n; sub(/ \[.*\]$/, "", kn); sub(/#[0-9]+$/, "", kn)
 				on[kn] = on[kn] || a[1] != 0
 			}
 		}
