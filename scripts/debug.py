@@ -13,7 +13,8 @@ lockdep, KASAN, RCU or WARN splat in the console.  The host-only checks
 Environment: as scripts/mk.py (VM_TIMEOUT overrides every guest's
 timeout); DEBUG_TIMEOUT (default 9000 s) and DEBUG_KSFT_TIMEOUT (1800 s)
 set the debug guests' timeout and each kselftest's, since a KASAN +
-lockdep kernel under TCG is several times slower.
+lockdep kernel under TCG is several times slower; DEBUG_ONLY=<guest>[,...]
+boots only the guests named (debug-1, debug-2), to rerun one.
 """
 
 import glob
@@ -158,20 +159,36 @@ def prepare_debug():
     return version
 
 
+def only_parts(parts, only):
+    """The parts DEBUG_ONLY (comma-separated names) picks, all without
+    it; a name that is no part's is an error."""
+    names = [n for n in (only or '').split(',') if n]
+    unknown = [n for n in names if n not in [p.name for p in parts]]
+    if unknown:
+        raise SystemExit(f'DEBUG_ONLY: no guest {", ".join(unknown)} '
+                         f'(guests: {", ".join(p.name for p in parts)})')
+    return [p for p in parts if not names or p.name in names]
+
+
 def job_test_debug():
     t0 = time.time()
     res = mk.Results()
+    only = os.environ.get('DEBUG_ONLY', '')
+    parts = only_parts(DEBUG_PARTS, only)
     version = prepare_debug()
     mk.log(f'debug kernel prepared in {time.time() - t0:.0f}s (base Linux {version})')
     missed = mk.part_coverage(DEBUG_PARTS + SWEEP_PARTS,
                               collections=('static_keys', 'markers'))
-    res.add('harness: the guests run every static_keys and markers kselftest once '
-            '(the fail_nth.sh sweeps in make fault-sweep)',
-            'fail' if missed else 'ok', '; '.join(missed[:5]))
+    what = ('harness: the guests run every static_keys and markers kselftest once '
+            '(the fail_nth.sh sweeps in make fault-sweep)')
+    if missed or not only:
+        res.add(what, 'fail' if missed else 'ok', '; '.join(missed[:5]))
+    else:
+        res.add(what, 'skip', f'DEBUG_ONLY={only}: only the guests it names run')
     done = mk.run_lanes([(f'guest {p.name}', lambda p=p: debug_rows(p))
-                         for p in DEBUG_PARTS])
+                         for p in parts])
     mk.log('results:')
-    for p in DEBUG_PARTS:
+    for p in parts:
         res.extend(done[f'guest {p.name}'][0])
     mk.log(f'make test-debug on base Linux {version} took {time.time() - t0:.0f}s')
     print(res.summary())

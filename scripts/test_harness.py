@@ -275,6 +275,25 @@ class WarnTest(unittest.TestCase):
              self.FPROBE)])
         self.assertEqual([r[1] for r in res.rows if 'clean run' in r[0]], ['ok'])
 
+    def test_debug_only(self):
+        """DEBUG_ONLY picks guests by name; an unknown name is an error."""
+        saved = {k: os.environ.get(k) for k in ('B', 'JOBS')}
+        try:
+            import debug
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        parts = debug.DEBUG_PARTS
+        self.assertEqual(debug.only_parts(parts, ''), parts)
+        self.assertEqual([p.name for p in debug.only_parts(parts, 'debug-2')], ['debug-2'])
+        self.assertEqual(debug.only_parts(parts, 'debug-1,debug-2'), parts)
+        with self.assertRaises(SystemExit) as e:
+            debug.only_parts(parts, 'debug-2,debug-3')
+        self.assertIn('no guest debug-3', str(e.exception))
+
     def test_sweep_parts_list_fprobe(self):
         """Only make fault-sweep's guests list it."""
         saved = {k: os.environ.get(k) for k in ('B', 'JOBS')}
