@@ -277,15 +277,7 @@ class WarnTest(unittest.TestCase):
 
     def test_debug_only(self):
         """DEBUG_ONLY picks guests by name; an unknown name is an error."""
-        saved = {k: os.environ.get(k) for k in ('B', 'JOBS')}
-        try:
-            import debug
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        debug = import_debug()
         parts = debug.DEBUG_PARTS
         self.assertEqual(debug.only_parts(parts, ''), parts)
         self.assertEqual([p.name for p in debug.only_parts(parts, 'debug-2')], ['debug-2'])
@@ -296,15 +288,7 @@ class WarnTest(unittest.TestCase):
 
     def test_sweep_parts_list_fprobe(self):
         """Only make fault-sweep's guests list it."""
-        saved = {k: os.environ.get(k) for k in ('B', 'JOBS')}
-        try:
-            import debug
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        debug = import_debug()
         fprobe = mk.MAINLINE_WARNS['fprobe_module_callback']
         self.assertEqual([p.listed for p in debug.SWEEP_PARTS], [(fprobe,), (fprobe,)])
         self.assertEqual([p.listed for p in debug.DEBUG_PARTS], [(), ()])
@@ -845,6 +829,21 @@ FN_LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'linux',
 # A made-up static_keys/keys: a vmlinux tracepoint key with two sites, a
 # module's tracepoint key, a key counted once per event (as
 # i2c_trace_msg_key), and an unrelated key.
+def import_debug():
+    """scripts/debug.py, the environment it sets at import (B, JOBS)
+    put back."""
+    saved = {k: os.environ.get(k) for k in ('B', 'JOBS')}
+    try:
+        import debug
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return debug
+
+
 FN_KEYS = """# key enabled count default owner sites mismatch
 __tracepoint_sys_enter {sw} false vmlinux 2 {sw_m}
 __tracepoint_foo [mymod] {foo} false mymod 1 {foo_m}
