@@ -745,6 +745,7 @@ flip,batch_max,0,256,entries
 flip,batch_ipi_rounds,1000,6,rounds
 flip,one_by_one_ipi_rounds,1000,6000,rounds
 events,batched_ipi_rounds,900,6,rounds
+events,batched_own_ipi_rounds,900,6,rounds
 events,batched_pokes,900,200,pokes
 events,batched_syscall_events,900,700,events
 events,one_by_one_ipi_rounds,900,5000,rounds
@@ -778,8 +779,11 @@ class DistroBenchTest(unittest.TestCase):
             'meets MARK record <= TRACE_EVENT record: 590 vs 600',
             'MISSES BPF program on a marker event <= on the TRACE_EVENT: 490 vs 489',
             'meets raw tracepoint BPF program on a marker <= on the tracepoint: 340 vs 341',
-            'meets events/enable with the syscall events, on then off: IPI rounds <= 3 x '
-            'ceil(pokes per write / batch size) per write: 6 vs 6',
+            'meets events/enable with the syscall events, on then off: the static key '
+            'batches\' own IPI rounds <= 3 x ceil(pokes per write / batch size) per write: '
+            '6 vs 6',
+            'meets the same, every IPI round of the writes (no text patched outside the '
+            'batch): 6 vs 6',
             'meets the syscall events are among them (syscall events while on, > 0): 700 vs 0',
             'meets dynamic debug "+p" then "-p": IPI rounds <= 3 x ceil(pokes per write / '
             'batch size) per write: 12 vs 12'])
@@ -815,6 +819,20 @@ class DistroBenchTest(unittest.TestCase):
                 r['value'] = 128
         self.assertEqual(distro.batch_goal(rows, 'dyndbg', 'all'), 18)
         self.assertIsNone(distro.batch_goal(rows, 'events', 'one_by_one'))
+
+    def test_outside_the_batch(self):
+        """Text patched outside the batch (a regfunc's own static call
+        update) fails the second events claim only."""
+        rows = self.rows()
+        for r in rows:
+            if r['variant'] == 'batched_ipi_rounds':
+                r['value'] = 306
+        got = [c.strip() for c in distro.bench_claims(rows, self.VULNS)]
+        self.assertIn('meets events/enable with the syscall events, on then off: the static '
+                      'key batches\' own IPI rounds <= 3 x ceil(pokes per write / batch size) '
+                      'per write: 6 vs 6', got)
+        self.assertIn('MISSES the same, every IPI round of the writes (no text patched outside '
+                      'the batch): 306 vs 6', got)
 
     def test_missing_figure(self):
         rows = [r for r in self.rows() if r['variant'] != 'batched_syscall_events']

@@ -102,26 +102,32 @@ fi
 
 # events <variant> <on command> <off command>: enable then disable every
 # event, as rows
-# events,<variant>[_ipi_rounds|_batches|_pokes|_syscall_events],<events>,<value>
-# (guest ns: instructions under -icount, with idle time warped; pokes:
-# sites patched by static key batches; the syscall events among the
-# events while on)
+# events,<variant>[_ipi_rounds|_own_ipi_rounds|_batches|_pokes|_syscall_events],<events>,<value>
+# (guest ns: instructions under -icount, with idle time warped; own IPI
+# rounds: those of static key batches, the rest other text patching;
+# pokes:
+# jump sites and static call sites patched by static key batches, which
+# share their text_poke batches; the syscall events among the events
+# while on)
 S=/sys/kernel/debug/static_keys/stats
 stat() { awk -v k="$1" '$1 == k { print $2 }' $S; }
+pokes() { echo $(($(stat applied_sites) + $(stat applied_calls))); }
 events() {
-	local variant=$1 on=$2 off=$3 t0 t1 r0 r1 b0 b1 s0 s1 n sys
+	local variant=$1 on=$2 off=$3 t0 t1 r0 r1 b0 b1 s0 s1 o0 o1 n sys
 
 	echo 0 > "$T/events/enable"
-	r0=$(stat ipi_rounds); b0=$(stat text_poke_batches); s0=$(stat applied_sites)
+	r0=$(stat ipi_rounds); b0=$(stat text_poke_batches); s0=$(pokes)
+	o0=$(stat own_ipi_rounds)
 	t0=$(date +%s%N)
 	$on
 	n=$(grep -c . "$T/set_event")
 	sys=$(grep -c '^syscalls:' "$T/set_event")
 	$off
 	t1=$(date +%s%N); r1=$(stat ipi_rounds); b1=$(stat text_poke_batches)
-	s1=$(stat applied_sites)
+	s1=$(pokes); o1=$(stat own_ipi_rounds)
 	echo "events,$variant,$n,$((t1 - t0)),ns"
 	echo "events,${variant}_ipi_rounds,$n,$((r1 - r0)),rounds"
+	echo "events,${variant}_own_ipi_rounds,$n,$((o1 - o0)),rounds"
 	echo "events,${variant}_batches,$n,$((b1 - b0)),batches"
 	echo "events,${variant}_pokes,$n,$((s1 - s0)),pokes"
 	echo "events,${variant}_syscall_events,$n,$sys,events"
@@ -153,7 +159,7 @@ dyndbg() {
 	n=$(dd_sites | wc -l)
 	lvl=$(awk '{ print $1 }' /proc/sys/kernel/printk)
 	dmesg -n 1
-	s0=$(stat applied_sites); r0=$(stat ipi_rounds)
+	s0=$(pokes); r0=$(stat ipi_rounds)
 	b0=$(stat text_poke_batches); k0=$(stat applied_batches)
 	if [ "$variant" = one_by_one ]; then
 		w=0
@@ -166,7 +172,7 @@ dyndbg() {
 		echo +p > "$DD"
 		echo -p > "$DD"
 	fi
-	s1=$(stat applied_sites); r1=$(stat ipi_rounds)
+	s1=$(pokes); r1=$(stat ipi_rounds)
 	b1=$(stat text_poke_batches); k1=$(stat applied_batches)
 	dmesg -n "$lvl"
 	echo "dyndbg,$variant,$n,$w,writes"
