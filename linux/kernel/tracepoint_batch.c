@@ -35,6 +35,7 @@
 
 #include <linux/jump_label_batch.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/tracepoint_batch.h>
@@ -42,28 +43,181 @@
 #include "tracepoint_internal.h"
 
 /*
- * A tracepoint of a module in a batch holds that module until the batch
- * is applied or discarded, so that the module cannot be unloaded, and the
- * tracepoint freed, under the batch.  False if the module is going away.
- * A module still loading is held too; see struct tracepoint_batch for
- * what its caller must do.
+ * A tracepoint, or a static call a regfunc retargets, of a module in a
+ * batch holds that module until the batch is applied or discarded, so
+ * that the module cannot be unloaded, and the tracepoint or static call
+ * freed, under the batch.  False if the module is going away.  A module
+ * still loading is held too; see struct tracepoint_batch for what its
+ * caller must do.
  */
-static bool tracepoint_batch_hold(struct tracepoint *tp)
+static bool tracepoint_batch_hold(const void *addr)
 {
 	struct module *mod;
 
 	guard(preempt)();
-	mod = __module_address((unsigned long)tp);
+	mod = __module_address((unsigned long)addr);
 	return !mod || try_module_get(mod);
 }
 
-static void tracepoint_batch_release(struct tracepoint *tp)
+static void tracepoint_batch_release(const void *addr)
 {
 	struct module *mod;
 
 	scoped_guard(preempt)
-		mod = __module_address((unsigned long)tp);
+		mod = __module_address((unsigned long)addr);
 	module_put(mod);
+}
+
+/**
+ * struct tracepoint_batch_call - a static call retarget left to the apply
+ * @key: the static call
+ * @tramp: its trampoline
+ * @func: the last target a regfunc or unregfunc gave it
+ * @tp: the tracepoint whose regfunc or unregfunc that was
+ * @probes: whether that was its regfunc (@tp to have probes) or not
+ *
+ * The apply, or the discard, retargets only if @tp's probes are still
+ * as @probes says: if a registration made without the batch, or with
+ * another one, has since run @tp's other function, that one's retarget
+ * is the newer and stands.
+ */
+struct tracepoint_batch_call {
+	struct static_call_key *key;
+	void *tramp;
+	void *func;
+	struct tracepoint *tp;
+	bool probes;
+};
+
+/*
+ * The registration whose regfunc or unregfunc is running, for
+ * __tracepoint_regfunc_static_call_update(): its batch, its tracepoint,
+ * which function, and the task running it.  Set only around that call,
+ * under tracepoints_mutex; a registration without a batch leaves the
+ * task NULL, and its function retargets at once.
+ */
+static struct {
+	struct tracepoint_batch *batch;
+	struct tracepoint *tp;
+	bool probes;
+	struct task_struct *task;
+} tracepoint_regfunc_caller;
+
+static void tracepoint_regfunc_enter(struct tracepoint_batch *batch,
+				     struct tracepoint *tp, bool probes)
+{
+	lockdep_assert_held(&tracepoints_mutex);
+	tracepoint_regfunc_caller.batch = batch;
+	tracepoint_regfunc_caller.tp = tp;
+	tracepoint_regfunc_caller.probes = probes;
+	WRITE_ONCE(tracepoint_regfunc_caller.task, batch ? current : NULL);
+}
+
+static void tracepoint_regfunc_exit(void)
+{
+	WRITE_ONCE(tracepoint_regfunc_caller.task, NULL);
+	tracepoint_regfunc_caller.batch = NULL;
+	tracepoint_regfunc_caller.tp = NULL;
+}
+
+/*
+ * Called under tracepoints_mutex by a registration made with @batch (or
+ * without one, NULL) instead of calling @tp's regfunc or unregfunc
+ * itself, so that a static call the function retargets through
+ * tracepoint_regfunc_static_call_update() joins @batch.
+ */
+int tracepoint_batch_regfunc(struct tracepoint_batch *batch,
+			     struct tracepoint *tp, int (*regfunc)(void))
+{
+	int ret;
+
+	tracepoint_regfunc_enter(batch, tp, true);
+	ret = regfunc();
+	tracepoint_regfunc_exit();
+	return ret;
+}
+
+void tracepoint_batch_unregfunc(struct tracepoint_batch *batch,
+				struct tracepoint *tp, void (*unregfunc)(void))
+{
+	tracepoint_regfunc_enter(batch, tp, false);
+	unregfunc();
+	tracepoint_regfunc_exit();
+}
+
+/* Record @key's new target in @batch; false if @batch cannot take it. */
+static bool tracepoint_batch_add_call(struct tracepoint_batch *batch,
+				      struct static_call_key *key,
+				      void *tramp, void *func)
+{
+	struct tracepoint *tp = tracepoint_regfunc_caller.tp;
+	bool probes = tracepoint_regfunc_caller.probes;
+	struct tracepoint_batch_call *calls;
+	unsigned int i, size;
+
+	for (i = 0; i < batch->nr_calls; i++) {
+		if (batch->calls[i].key == key && batch->calls[i].tp == tp) {
+			batch->calls[i].func = func;
+			batch->calls[i].probes = probes;
+			return true;
+		}
+	}
+	if (batch->nr_calls == batch->size_calls) {
+		size = max(2 * batch->size_calls, 4U);
+		calls = krealloc_array(batch->calls, size, sizeof(*calls),
+				       GFP_KERNEL);
+		if (!calls)
+			return false;
+		batch->calls = calls;
+		batch->size_calls = size;
+	}
+	/* The static call's module, and the tracepoint's, with its functions. */
+	if (!tracepoint_batch_hold(key))
+		return false;
+	if (!tracepoint_batch_hold(tp)) {
+		tracepoint_batch_release(key);
+		return false;
+	}
+	batch->calls[batch->nr_calls++] = (struct tracepoint_batch_call){
+		.key	= key,
+		.tramp	= tramp,
+		.func	= func,
+		.tp	= tp,
+		.probes	= probes,
+	};
+	return true;
+}
+
+/* Under tracepoints_mutex: whether @call is still the newest retarget. */
+static bool tracepoint_batch_call_current(struct tracepoint_batch_call *call)
+{
+	return tracepoint_has_probes(call->tp) == call->probes;
+}
+
+/**
+ * __tracepoint_regfunc_static_call_update - retarget a static call from a regfunc
+ * @key: the static call
+ * @tramp: its trampoline
+ * @func: the new target
+ *
+ * Use tracepoint_regfunc_static_call_update(), which checks the type of
+ * @func.  Built-in code only.  Called from any other context than a
+ * regfunc or unregfunc run for a registration with a batch, or if the
+ * batch cannot take the retarget, it is made at once, as
+ * __static_call_update() does.
+ *
+ * Context: Process context, may sleep; in a regfunc or unregfunc,
+ * tracepoints_mutex is held by its caller.
+ */
+void __tracepoint_regfunc_static_call_update(struct static_call_key *key,
+					     void *tramp, void *func)
+{
+	/* Only the task that set them reads the others: no race. */
+	if (READ_ONCE(tracepoint_regfunc_caller.task) == current &&
+	    tracepoint_batch_add_call(tracepoint_regfunc_caller.batch, key,
+				      tramp, func))
+		return;
+	__static_call_update(key, tramp, func);
 }
 
 /*
@@ -251,6 +405,20 @@ static int tracepoint_batch_queue(struct static_key_batch *keys,
 	return err;
 }
 
+/* As tracepoint_batch_queue(), for a regfunc's static call retarget. */
+static int tracepoint_batch_queue_call(struct static_key_batch *keys,
+				       struct tracepoint_batch_call *call)
+{
+	int err;
+
+	if (!__static_call_batch_update(keys, call->key, call->tramp,
+					call->func))
+		return 0;
+	err = static_key_batch_apply(keys);
+	__static_call_update(call->key, call->tramp, call->func);
+	return err;
+}
+
 /*
  * Under tracepoints_mutex: sort the tracepoints of @batch, so that a
  * tracepoint queued twice is switched once, and wait once, if needed,
@@ -282,7 +450,12 @@ static void tracepoint_batch_release_all(struct tracepoint_batch *batch)
 
 	for (i = 0; i < batch->nr; i++)
 		tracepoint_batch_release(batch->tps[i]);
+	for (i = 0; i < batch->nr_calls; i++) {
+		tracepoint_batch_release(batch->calls[i].key);
+		tracepoint_batch_release(batch->calls[i].tp);
+	}
 	kvfree(batch->tps);
+	kfree(batch->calls);
 	*batch = (struct tracepoint_batch){ };
 }
 
@@ -293,13 +466,15 @@ static void tracepoint_batch_release_all(struct tracepoint_batch *batch)
  *
  * Brings every tracepoint registrations made with @batch changed to the
  * state of its probes now: its key on while it has probes, its static
- * call to its only probe or to the iterator.  All of it is patched in
+ * call to its only probe or to the iterator; and retargets each static
+ * call their regfuncs and unregfuncs gave a new target
+ * (tracepoint_regfunc_static_call_update()).  All of it is patched in
  * one static key batch, @keys with what the caller queued there (the
  * caller holds what keeps its own changes valid), or a batch of its own.
  * Before a static call reaches a probe again, it waits once, if needed,
  * for the sites still running with an older probe array.  Applying an
  * empty batch patches only @keys.  The batch held the modules of its
- * tracepoints until now.
+ * tracepoints and static calls until now.
  *
  * Context: Process context; takes tracepoints_mutex, cpus_read_lock() and
  * jump_label_mutex, may sleep.
@@ -325,6 +500,12 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
 		ret = tracepoint_batch_queue(keys, tp);
 		err = err ?: ret;
 	}
+	for (i = 0; i < batch->nr_calls; i++) {
+		if (!tracepoint_batch_call_current(&batch->calls[i]))
+			continue;
+		ret = tracepoint_batch_queue_call(keys, &batch->calls[i]);
+		err = err ?: ret;
+	}
 	ret = static_key_batch_apply(keys);
 	tracepoint_batch_release_all(batch);
 	return err ?: ret;
@@ -341,7 +522,8 @@ int tracepoint_batch_apply(struct tracepoint_batch *batch,
  * are published and they stand (unregistering the probes undoes them).
  * What they left to the apply is done now, for each tracepoint on its
  * own, as if they had been made without a batch: its key on while it
- * has probes, its static call to its only probe or to the iterator.  It
+ * has probes, its static call to its only probe or to the iterator; and
+ * each static call their regfuncs retargeted gets its last target.  It
  * cannot fail.  The modules the batch held are released.
  *
  * Context: Process context; takes tracepoints_mutex, cpus_read_lock(),
@@ -368,6 +550,12 @@ void tracepoint_batch_discard(struct tracepoint_batch *batch)
 					     tp->static_call_tramp, target);
 		if (!on && static_key_enabled(TRACEPOINT_KEY(tp)))
 			static_key_disable(TRACEPOINT_KEY(tp));
+	}
+	for (i = 0; i < batch->nr_calls; i++) {
+		if (tracepoint_batch_call_current(&batch->calls[i]))
+			__static_call_update(batch->calls[i].key,
+					     batch->calls[i].tramp,
+					     batch->calls[i].func);
 	}
 	tracepoint_batch_release_all(batch);
 }

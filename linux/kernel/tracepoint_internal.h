@@ -33,6 +33,10 @@ bool tracepoint_batch_defer_iter(struct tracepoint_batch *batch,
 void tracepoint_batch_fix_call(struct tracepoint *tp,
 			       struct tracepoint_func *funcs,
 			       struct tracepoint_func *old);
+int tracepoint_batch_regfunc(struct tracepoint_batch *batch,
+			     struct tracepoint *tp, int (*regfunc)(void));
+void tracepoint_batch_unregfunc(struct tracepoint_batch *batch,
+				struct tracepoint *tp, void (*unregfunc)(void));
 
 /* The static key of @tp, whatever its type. */
 #define TRACEPOINT_KEY(tp)	(&(tp)->key.key)

@@ -55,6 +55,69 @@ static void (* const tpb_probes[])(void *data, int a) = {
 	tpb_probe0, tpb_probe1, tpb_probe2,
 };
 
+/*
+ * tpb_kunit_fn_tp has a regfunc and an unregfunc that retarget a static
+ * call of their own, as lock:contended_release's retarget the spinlock
+ * unlock on x86 (tracepoint_regfunc_static_call_update()).
+ */
+DECLARE_TRACE(tpb_kunit_fn, TP_PROTO(int a), TP_ARGS(a));
+
+static int tpb_call_off(void)
+{
+	return 0;
+}
+
+static int tpb_call_on(void)
+{
+	return 1;
+}
+
+DEFINE_STATIC_CALL(tpb_kunit_call, tpb_call_off);
+
+static int tpb_fn_regfuncs;
+
+static int tpb_fn_reg(void)
+{
+	tpb_fn_regfuncs++;
+	tracepoint_regfunc_static_call_update(tpb_kunit_call, tpb_call_on);
+	return 0;
+}
+
+static void tpb_fn_unreg(void)
+{
+	tpb_fn_regfuncs--;
+	tracepoint_regfunc_static_call_update(tpb_kunit_call, tpb_call_off);
+}
+
+DEFINE_TRACE_FN(tpb_kunit_fn_tp, tpb_fn_reg, tpb_fn_unreg, TP_PROTO(int a),
+		TP_ARGS(a));
+
+#define tpb_fn_tp	__tracepoint_tpb_kunit_fn_tp
+
+static bool tpb_fn_registered;
+
+static int tpb_fn_register(struct tracepoint_batch *batch)
+{
+	int ret;
+
+	ret = tracepoint_probe_register_batch(batch, &tpb_fn_tp, tpb_probe0,
+					      &tpb_data[0]);
+	if (!ret)
+		tpb_fn_registered = true;
+	return ret;
+}
+
+static int tpb_fn_unregister(struct tracepoint_batch *batch)
+{
+	int ret;
+
+	ret = tracepoint_probe_unregister_batch(batch, &tpb_fn_tp, tpb_probe0,
+						&tpb_data[0]);
+	if (!ret)
+		tpb_fn_registered = false;
+	return ret;
+}
+
 /* Hit the tracepoint once; return which probes ran, as a bit mask. */
 static int tpb_hit(struct kunit *test)
 {
@@ -118,6 +181,7 @@ static int tpb_init(struct kunit *test)
 {
 	memset(tpb_data, 0, sizeof(tpb_data));
 	tpb_registered = 0;
+	tpb_fn_registered = false;
 	tpb_batch = (struct tracepoint_batch){ };
 	if (!tpb_tp.static_call_key)
 		kunit_skip(test, "tracepoint without a static call");
@@ -133,6 +197,8 @@ static void tpb_exit(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(tpb_probes); i++)
 		if (tpb_registered & BIT(i))
 			tpb_unreg(NULL, i);
+	if (tpb_fn_registered)
+		tpb_fn_unregister(NULL);
 	tpb_apply();
 	tracepoint_synchronize_unregister();
 }
@@ -325,6 +391,93 @@ static void tpb_discard_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tpb_hit(test), 2);
 }
 
+/*
+ * The static call's target, 1 on or 0 off, as static_call_query() says
+ * and as a call through it finds; -1 if the two differ.
+ */
+static int tpb_fn_call(void)
+{
+	int query = static_call_query(tpb_kunit_call) == tpb_call_on;
+
+	return static_call(tpb_kunit_call)() == query ? query : -1;
+}
+
+/* Patched by the apply: text_poke batches of static key batches. */
+static unsigned long tpb_own_batches(void)
+{
+	struct static_key_batch_stats st;
+
+	static_key_batch_get_stats(&st);
+	return st.own_batches;
+}
+
+/*
+ * A static call a regfunc retargets joins the batch: it keeps its target
+ * until the apply, which patches it with the tracepoint, in one
+ * text_poke batch; the last target a batch was given wins; a discard
+ * retargets at once; without a batch the regfunc retargets at once; and
+ * a retarget a registration without the batch made since is not undone
+ * by the batch's older one.
+ */
+static void tpb_regfunc_call_test(struct kunit *test)
+{
+	unsigned long b0;
+	int before;
+
+	KUNIT_ASSERT_EQ(test, tpb_fn_register(&tpb_batch), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 1);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_batch.nr_calls, 1);
+	b0 = tpb_own_batches();
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 1);
+	/*
+	 * The tracepoint's key, its static call and this one: one batch,
+	 * where the architecture counts them (x86, which bounds its size).
+	 */
+	if (IS_ENABLED(CONFIG_HAVE_STATIC_CALL_INLINE) &&
+	    static_key_batch_max() != UINT_MAX)
+		KUNIT_EXPECT_EQ(test, tpb_own_batches() - b0, 1);
+	before = tpb_data[0].calls;
+	trace_tpb_kunit_fn_tp(1);
+	KUNIT_EXPECT_EQ(test, tpb_data[0].calls, before + 1);
+
+	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(&tpb_batch), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 1);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+
+	/* On and off again in one batch: the last target wins. */
+	KUNIT_ASSERT_EQ(test, tpb_fn_register(&tpb_batch), 0);
+	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(&tpb_batch), 0);
+	KUNIT_EXPECT_EQ(test, tpb_batch.nr_calls, 1);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+
+	/* A discarded batch retargets at once. */
+	KUNIT_ASSERT_EQ(test, tpb_fn_register(&tpb_batch), 0);
+	tracepoint_batch_discard(&tpb_batch);
+	KUNIT_EXPECT_EQ(test, tpb_batch.nr_calls, 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 1);
+
+	/*
+	 * A batch's off, then a registration without it (its regfunc
+	 * retargets at once): the apply leaves the newer target.
+	 */
+	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(&tpb_batch), 0);
+	KUNIT_ASSERT_EQ(test, tpb_fn_register(NULL), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 1);
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 1);
+
+	/* Without a batch, at once. */
+	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(NULL), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 0);
+	tracepoint_synchronize_unregister();
+}
+
 static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_enable_test),
 	KUNIT_CASE(tpb_steps_test),
@@ -333,6 +486,7 @@ static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_mixed_test),
 	KUNIT_CASE(tpb_third_test),
 	KUNIT_CASE(tpb_discard_test),
+	KUNIT_CASE(tpb_regfunc_call_test),
 	{}
 };
 
