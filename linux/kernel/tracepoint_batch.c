@@ -129,11 +129,20 @@ static void tracepoint_regfunc_exit(void)
 int tracepoint_batch_regfunc(struct tracepoint_batch *batch,
 			     struct tracepoint *tp, int (*regfunc)(void))
 {
+	unsigned int i;
 	int ret;
 
 	tracepoint_regfunc_enter(batch, tp, true);
 	ret = regfunc();
 	tracepoint_regfunc_exit();
+	/*
+	 * A regfunc that fails undoes what it did, and the registration
+	 * fails: what it left in the batch is for @tp without probes.
+	 */
+	for (i = 0; ret < 0 && batch && i < batch->nr_calls; i++) {
+		if (batch->calls[i].tp == tp)
+			batch->calls[i].probes = false;
+	}
 	return ret;
 }
 
@@ -156,11 +165,14 @@ static bool tracepoint_batch_add_call(struct tracepoint_batch *batch,
 	unsigned int i, size;
 
 	for (i = 0; i < batch->nr_calls; i++) {
-		if (batch->calls[i].key == key && batch->calls[i].tp == tp) {
-			batch->calls[i].func = func;
-			batch->calls[i].probes = probes;
-			return true;
-		}
+		if (batch->calls[i].key != key)
+			continue;
+		/* One tracepoint's functions only: see the macro's doc. */
+		if (WARN_ON_ONCE(batch->calls[i].tp != tp))
+			return false;
+		batch->calls[i].func = func;
+		batch->calls[i].probes = probes;
+		return true;
 	}
 	if (batch->nr_calls == batch->size_calls) {
 		size = max(2 * batch->size_calls, 4U);

@@ -107,7 +107,10 @@ static inline void tracepoint_batch_discard(struct tracepoint_batch *batch)
  * whether or not an earlier retarget is still waiting.  The apply skips
  * a retarget if a registration without the batch, or with another one,
  * has since run the tracepoint's other function: that one's is newer.
- * For built-in code; a module's regfunc uses static_call_update().
+ * So the static call must be this one tracepoint's to switch (its
+ * regfunc and unregfunc the only ones to retarget it), and a regfunc
+ * that fails must undo its retarget.  For built-in code; a module's
+ * regfunc uses static_call_update().
  */
 #define tracepoint_regfunc_static_call_update(name, func)		\
 ({									\

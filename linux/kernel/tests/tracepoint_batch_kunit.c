@@ -75,11 +75,18 @@ static int tpb_call_on(void)
 DEFINE_STATIC_CALL(tpb_kunit_call, tpb_call_off);
 
 static int tpb_fn_regfuncs;
+static bool tpb_fn_fail;
 
 static int tpb_fn_reg(void)
 {
-	tpb_fn_regfuncs++;
 	tracepoint_regfunc_static_call_update(tpb_kunit_call, tpb_call_on);
+	if (tpb_fn_fail) {
+		/* A regfunc that fails undoes its retarget. */
+		tracepoint_regfunc_static_call_update(tpb_kunit_call,
+						      tpb_call_off);
+		return -ENOMEM;
+	}
+	tpb_fn_regfuncs++;
 	return 0;
 }
 
@@ -182,6 +189,7 @@ static int tpb_init(struct kunit *test)
 	memset(tpb_data, 0, sizeof(tpb_data));
 	tpb_registered = 0;
 	tpb_fn_registered = false;
+	tpb_fn_fail = false;
 	tpb_batch = (struct tracepoint_batch){ };
 	if (!tpb_tp.static_call_key)
 		kunit_skip(test, "tracepoint without a static call");
@@ -417,7 +425,8 @@ static unsigned long tpb_own_batches(void)
  * text_poke batch; the last target a batch was given wins; a discard
  * retargets at once; without a batch the regfunc retargets at once; and
  * a retarget a registration without the batch made since is not undone
- * by the batch's older one.
+ * by the batch's older one, while a registration whose regfunc failed
+ * leaves the batch's earlier retarget to apply.
  */
 static void tpb_regfunc_call_test(struct kunit *test)
 {
@@ -471,7 +480,18 @@ static void tpb_regfunc_call_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
 	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 1);
 
+	/* A regfunc failing after a batch's off: that off still applies. */
+	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(&tpb_batch), 0);
+	tpb_fn_fail = true;
+	KUNIT_EXPECT_EQ(test, tpb_fn_register(&tpb_batch), -ENOMEM);
+	tpb_fn_fail = false;
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 0);
+
 	/* Without a batch, at once. */
+	KUNIT_ASSERT_EQ(test, tpb_fn_register(NULL), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 1);
 	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(NULL), 0);
 	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
 	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 0);
