@@ -95,9 +95,10 @@ rounds() {
 # only_batches CMD...: CMD succeeds and patches no code outside static
 # key batches: the syscall events' shared sys_enter and sys_exit probes
 # join the write's batch, and so do the static calls tracepoint regfuncs
-# retarget (lock:contended_release's, on x86 with PARAVIRT_SPINLOCKS).  Other code patching on the machine (ftrace,
-# BPF trampolines, a deferred key decrement) may fall in the same
-# window, so a mismatch is tried again, 3 times in all.
+# retarget (lock:contended_release's, on x86 with PARAVIRT_SPINLOCKS).
+# Other code patching on the machine (ftrace, BPF trampolines, a
+# deferred key decrement) may fall in the same window, so a mismatch is
+# tried again, 3 times in all.
 only_batches() {
 	local try r0 r1
 	local -a a b
