@@ -620,12 +620,32 @@ class DistroConfigTest(unittest.TestCase):
         installed = ['static_keys:test_static_keys.sh', 'markers:markers_test.sh',
                      'markers:stress.sh', 'ftrace:ftracetest-ktap']
         got = distro.guests(installed)
-        self.assertEqual(got, [
+        self.assertEqual([g[:4] for g in got], [
             ('', ['static_keys:test_static_keys.sh', 'markers:markers_test.sh'],
              distro.APPEND, True),
             ('-hotplug', ['markers:stress.sh'], distro.HOTPLUG_APPEND, False)])
+        self.assertEqual({(g.timeout, g.ksft_timeout) for g in got},
+                         {(distro.TIMEOUT, distro.KSFT_TIMEOUT)})
         self.assertNotIn('retbleed=stuff', distro.HOTPLUG_APPEND)
         self.assertEqual(len(distro.guests(installed[:2])), 1)
+
+    def test_debug_guests(self):
+        """The rt-debug row: test-debug's split and timeouts, the heavy
+        guest first, the sweeps in no guest."""
+        installed = ['static_keys:test_static_keys.sh', 'static_keys:events_batch.sh',
+                     'static_keys:fail_nth.sh', 'markers:markers_test.sh',
+                     'markers:owners.sh', 'markers:fail_nth.sh', 'markers:stress.sh']
+        got = distro.guests(installed, (9000, 1800))
+        self.assertEqual([(g.suffix, g.tests, g.kunit, g.timeout, g.ksft_timeout)
+                          for g in got], [
+            ('-2', ['static_keys:events_batch.sh', 'markers:owners.sh'], False, 9000, 3600),
+            ('-1', ['static_keys:test_static_keys.sh', 'markers:markers_test.sh'],
+             True, 9000, 1800),
+            ('-hotplug', ['markers:stress.sh'], False, 9000, 3600)])
+        self.assertEqual(got[0].append, distro.APPEND)
+        self.assertEqual(got[2].append, distro.HOTPLUG_APPEND)
+        ran = [t for g in got for t in g.tests]
+        self.assertEqual(sorted(ran + list(distro.SWEEPS)), sorted(installed))
 
     def test_pahole(self):
         self.assertEqual(distro.pahole_version('v1.24\n'), 124)
