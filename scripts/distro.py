@@ -398,37 +398,43 @@ COLLECTIONS = ('static_keys', 'markers')
 
 # The rt-debug row (configs/debug.config: KASAN, lockdep, KFENCE, fault
 # injection, kmemleak) is several times slower under TCG, as make
-# test-debug's kernel is: its guests take make test-debug's timeouts
-# (scripts/debug.py, DEBUG_TIMEOUT and DEBUG_KSFT_TIMEOUT), its main
-# guest is split in two as test-debug's (the kselftests that switch
-# every event, bad_input.sh and owners.sh in one, twice the per-test
-# time; KUnit and the rest in the other), and two guests run side by
-# side, one per host core.  The fail_nth.sh sweeps take hours there:
-# they are make fault-sweep's (issue 29), not this row's.
-DEBUG_HEAVY = ('static_keys:events_batch.sh', 'markers:events_batch.sh',
-               'markers:bad_input.sh', 'markers:owners.sh')
-SWEEPS = ('static_keys:fail_nth.sh', 'markers:fail_nth.sh')
+# test-debug's kernel is, so its guests follow make test-debug's
+# (scripts/debug.py): its timeouts (DEBUG_TIMEOUT, DEBUG_KSFT_TIMEOUT),
+# its split of the main guest (debug-2's kselftests, twice the
+# per-test time, in '-2'; KUnit and the rest in '-1') and two guests
+# side by side, one per host core.  Its fail_nth.sh sweeps (SWEEP_PARTS)
+# take hours there: they are make fault-sweep's (issue 29), not this
+# row's.  guest_rows() takes all of these from debug.py.
+DebugSplit = collections.namedtuple('DebugSplit', 'timeout ksft_timeout heavy sweeps')
 
 Guest = collections.namedtuple('Guest', 'suffix tests append kunit timeout ksft_timeout')
 
 
-def guests(installed, debug_timeouts=None):
+def debug_split(debug):
+    """The DebugSplit of scripts/debug.py (the module): make test-debug's
+    timeouts, debug-2's kselftests and the sweeps' (KSFT_TESTS words)."""
+    heavy = next(p for p in debug.DEBUG_PARTS if p.name == 'debug-2').tests.split()
+    sweeps = [w for p in debug.SWEEP_PARTS for w in p.tests.split()]
+    return DebugSplit(debug.DEBUG_TIMEOUT, debug.KSFT_TIMEOUT, tuple(heavy), tuple(sweeps))
+
+
+def guests(installed, split=None):
     """[Guest]: the main guest runs KUnit and every installed static_keys
     and markers kselftest but HOTPLUG_TESTS, with APPEND; the second
-    guest those.  With debug_timeouts (guest, kselftest), a debug row's:
-    the main guest split in two (DEBUG_HEAVY in '-2', longest first),
-    the sweeps left out, those timeouts (twice the kselftest's for '-2'
-    and the hotplug guest)."""
+    guest those.  With a DebugSplit, a debug row's: the main guest split
+    in two (split.heavy in '-2', longest first), split.sweeps left out,
+    its timeouts (twice the kselftest's for '-2' and the hotplug guest,
+    as debug-2's)."""
     main = [t for t in installed if t.split(':')[0] in COLLECTIONS and t not in HOTPLUG_TESTS]
     hot = [t for t in HOTPLUG_TESTS if t in installed]
-    if not debug_timeouts:
+    if not split:
         out = [Guest('', main, APPEND, True, TIMEOUT, KSFT_TIMEOUT)]
         if hot:
             out.append(Guest('-hotplug', hot, HOTPLUG_APPEND, False, TIMEOUT, KSFT_TIMEOUT))
         return out
-    vm, ksft = debug_timeouts
-    heavy = [t for t in main if t in DEBUG_HEAVY]
-    light = [t for t in main if t not in DEBUG_HEAVY and t not in SWEEPS]
+    vm, ksft = split.timeout, split.ksft_timeout
+    heavy = [t for t in main if t in split.heavy]
+    light = [t for t in main if t not in split.heavy and t not in split.sweeps]
     out = [Guest('-2', heavy, APPEND, False, vm, 2 * ksft)] if heavy else []
     out.append(Guest('-1', light, APPEND, True, vm, ksft))
     if hot:
@@ -498,15 +504,15 @@ def guest_rows(name, row, config):
     except OSError:
         installed = []
     debug_row = 'debug.config' in row.extra
+    split = None
     if debug_row:
         import debug
-        parts = guests(installed, (debug.DEBUG_TIMEOUT, debug.KSFT_TIMEOUT))
-    else:
-        parts = guests(installed)
+        split = debug_split(debug)
+    parts = guests(installed, split)
     covered = [mk.Part(g.suffix or 'main', ' '.join(g.tests), 0) for g in parts]
     what = f'distro {name}: the guests run every static_keys and markers kselftest once'
     if debug_row:
-        covered.append(mk.Part('fault-sweep', ' '.join(SWEEPS), 0))
+        covered.append(mk.Part('fault-sweep', ' '.join(split.sweeps), 0))
         what += ' (the fail_nth.sh sweeps in make fault-sweep)'
     missed = mk.part_coverage(covered, collections=COLLECTIONS)
     res.add(what, 'fail' if missed else 'ok', '; '.join(missed[:5]))

@@ -635,7 +635,12 @@ class DistroConfigTest(unittest.TestCase):
         installed = ['static_keys:test_static_keys.sh', 'static_keys:events_batch.sh',
                      'static_keys:fail_nth.sh', 'markers:markers_test.sh',
                      'markers:owners.sh', 'markers:fail_nth.sh', 'markers:stress.sh']
-        got = distro.guests(installed, (9000, 1800))
+        split = distro.debug_split(import_debug())
+        self.assertIn('markers:owners.sh', split.heavy)
+        self.assertEqual(split.sweeps, ('static_keys:fail_nth.sh', 'markers:fail_nth.sh'))
+        got = distro.guests(installed, split._replace(
+            timeout=9000, ksft_timeout=1800,
+            heavy=('static_keys:events_batch.sh', 'markers:owners.sh')))
         self.assertEqual([(g.suffix, g.tests, g.kunit, g.timeout, g.ksft_timeout)
                           for g in got], [
             ('-2', ['static_keys:events_batch.sh', 'markers:owners.sh'], False, 9000, 3600),
@@ -645,7 +650,7 @@ class DistroConfigTest(unittest.TestCase):
         self.assertEqual(got[0].append, distro.APPEND)
         self.assertEqual(got[2].append, distro.HOTPLUG_APPEND)
         ran = [t for g in got for t in g.tests]
-        self.assertEqual(sorted(ran + list(distro.SWEEPS)), sorted(installed))
+        self.assertEqual(sorted(ran + list(split.sweeps)), sorted(installed))
 
     def test_pahole(self):
         self.assertEqual(distro.pahole_version('v1.24\n'), 124)
