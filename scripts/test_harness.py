@@ -316,6 +316,29 @@ class CocciTest(unittest.TestCase):
         self.assertEqual(checks._norm('/a/src/kernel/marker.c:12:5: warning: x'),
                          checks._norm('/b/base/kernel/marker.c:40:9: warning: x'))
 
+    def test_scripts_as_coccicheck_picks_them(self):
+        """report-mode scripts only, a "Requires:" newer than spatch left
+        out, each script's "Options:" kept."""
+        class C:
+            pass
+        with tempfile.TemporaryDirectory() as d:
+            c = C()
+            c.SRC = d
+            cdir = os.path.join(d, 'scripts', 'coccinelle', 'api')
+            os.makedirs(cdir)
+            for name, text in (
+                    ('a.cocci', '// Options: --no-includes --include-headers\n'
+                                'virtual patch\nvirtual report\n'),
+                    ('b.cocci', 'virtual patch\nvirtual context\n'),
+                    ('c.cocci', '// Requires: 1.2\nvirtual report\n'),
+                    ('d.cocci', '// Requires: 1.0.8\nvirtual  report\n')):
+                with open(os.path.join(cdir, name), 'w', encoding='utf-8') as f:
+                    f.write(text)
+            got = checks._cocci_scripts(c, '1.1.1')
+        self.assertEqual([(os.path.basename(f), o) for f, o in got],
+                         [('a.cocci', ['--no-includes', '--include-headers']),
+                          ('d.cocci', [])])
+
 
 class SeriesTest(unittest.TestCase):
     def make(self, text, files=()):
