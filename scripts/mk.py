@@ -1001,12 +1001,40 @@ class Part:
         if os.path.exists(left) and read(left).strip():
             log(f'{self.name}: tracefs state left by kselftests, undone before the next '
                 '(test.sh):\n' + ''.join(f'    {l}\n' for l in read(left).strip().split('\n')))
+        stamps = os.path.join(out, 'case-times.txt')
+        if os.path.exists(stamps):
+            slow = slowest_cases(read(stamps))
+            if slow:
+                log(f'{self.name}: slowest cases: ' +
+                    ', '.join(f'{name} {secs}s' for secs, name in slow))
         timing = os.path.join(out, 'timing.txt')
         if os.path.exists(timing):
             log(f'{self.name}: kselftest times: ' +
                 ', '.join(f'{l.split()[0]} {l.split()[1]}s' for l in read(timing).split('\n')
                           if len(l.split()) == 2))
         return res
+
+
+def slowest_cases(text, n=8):
+    """[(seconds, case)] of the <n> slowest test cases in test.sh's
+    case-times.txt ("<epoch> start <test>" before each kselftest, then
+    "<epoch> <TAP result line>" as each result came): a case took the
+    time since the line before it.  ftracetest's cases are named by their
+    description, others by their kselftest."""
+    found, prev, test = [], None, ''
+    for line in text.split('\n'):
+        m = re.match(r'^(\d+) (.*)$', line)
+        if not m:
+            continue
+        t, rest = int(m.group(1)), m.group(2)
+        if rest.startswith('start '):
+            prev, test = t, rest[6:]
+            continue
+        r = re.match(r'^(?:# )*(?:not )?ok \d+ (?:selftests: )?(.*?)(?: # .*)?$', rest)
+        if prev is not None and r:
+            found.append((t - prev, r.group(1) if rest.startswith('#') else test))
+        prev = t
+    return sorted(found, key=lambda x: -x[0])[:n]
 
 
 # make test on the default kernel: ftracetest split over two guests by

@@ -301,6 +301,21 @@ class WarnTest(unittest.TestCase):
             mk.Part('p', 't', 1, listed=('unknown',))
 
 
+class CaseTimesTest(unittest.TestCase):
+    def test_slowest_cases(self):
+        text = ('100 start ftrace:ftracetest-ktap\n'
+                '130 # ok 1 Basic trace file check\n'
+                '530 # ok 2 Test trace remote consuming read\n'
+                '531 # not ok 3 Kprobe dynamic event # SKIP\n'
+                '540 ok 1 selftests: ftrace: ftracetest-ktap\n'
+                '600 start markers:stress.sh\n'
+                '700 ok 1 selftests: markers: stress.sh\n')
+        self.assertEqual(mk.slowest_cases(text, 3),
+                         [(400, 'Test trace remote consuming read'),
+                          (100, 'markers:stress.sh'),
+                          (30, 'Basic trace file check')])
+
+
 class CocciTest(unittest.TestCase):
     def test_base_report_matches_across_lines(self):
         ours = ('/w/build/src/kernel/bpf/syscall.c:2507:5-26: WARNING: '

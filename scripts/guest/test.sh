@@ -74,6 +74,18 @@ tracefs_leftovers() {
 	fi
 	return 0
 }
+# stamp_results: each TAP result line of stdin ("ok 3 ...", "# not ok
+# 12 ...", nested or not), after the seconds since the epoch at which it
+# came, bash's clock (no fork per line), for the host to tell how long
+# each case took: case-times.txt.
+stamp_results() {
+	local l
+
+	grep --line-buffered -E '^(# )*(not )?ok [0-9]+ ' |
+		while IFS= read -r l; do
+			printf '%(%s)T %s\n' -1 "$l"
+		done
+}
 # FTRACE_CASES: the ftracetest cases or test.d directories this guest
 # runs (default: all), for a run split over guests side by side.
 if [ -x "$KSFT/run_kselftest.sh" ]; then
@@ -86,11 +98,14 @@ if [ -x "$KSFT/run_kselftest.sh" ]; then
 	fi
 	: > "$OUT/kselftest.tap"
 	: > "$OUT/timing.txt"
+	: > "$OUT/case-times.txt"
 	for t in $(cd /tmp/ksft && ./run_kselftest.sh -l); do
 		ksft_selected "$t" || continue
 		start=$(date +%s)
+		echo "$start start $t" >> "$OUT/case-times.txt"
 		(cd /tmp/ksft && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} \
-			-t "$t" 2>&1; echo "runner exit $?") | cat >> "$OUT/kselftest.tap"
+			-t "$t" 2>&1; echo "runner exit $?") |
+			tee -a "$OUT/kselftest.tap" | stamp_results >> "$OUT/case-times.txt"
 		echo "$t $(($(date +%s) - start))" >> "$OUT/timing.txt"
 		tracefs_leftovers "$t"
 		sync
