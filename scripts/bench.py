@@ -573,7 +573,7 @@ def boot_csv(script, name, csv, opts, args=(), obj=None, cpus=2,
     @csv it wrote, or raise."""
     out, problems, text = mk.step_boot(env + mk.guest(script, '/tmp/results', mk.KSFT, *args),
                                        name, cpus=cpus, qemu_opts=opts, append=append,
-                                       obj=obj or mk.OBJ, timeout=timeout, root_cache=False)
+                                       obj=obj or mk.OBJ, timeout=timeout, tuned=False)
     path = os.path.join(out, csv)
     if problems or not os.path.exists(path):
         err = os.path.join(out, 'bench.err')
@@ -873,7 +873,7 @@ def macro_case(opts):
         out, problems, text = mk.step_boot(mk.guest('macro.sh', '/tmp/results', mk.KSFT,
                                                     label, *extra),
                                            'macro-' + label, cpus=MACRO_CPUS, qemu_opts=opts,
-                                           append=MACRO_APPEND, obj=obj, root_cache=False)
+                                           append=MACRO_APPEND, obj=obj, tuned=False)
         csv = os.path.join(out, 'macro.csv')
         if problems or not os.path.exists(csv):
             raise mk.HarnessError(f'macro guest ({label}) failed: ' + '; '.join(problems) +

@@ -519,26 +519,27 @@ def _cocci_scripts(c, spatch_version):
     return found
 
 
-def _cocci_run(c, cfiles, logname):
+def _cocci_run(c, cfiles, logname, inc):
     """What coccicheck C=2 MODE=report reports on each of <cfiles>: the
     same spatch command line per script and file as scripts/coccicheck
     (its flags, the script's Options:, LINUXINCLUDE, run from the object
     directory), but one spatch per script for all files, each file its
     own group (--file-groups), instead of one per script and file: the
     start-up of spatch and the parsing of the script, most of the time,
-    happen once.  Returns (scripts run, scripts whose spatch failed,
-    report lines on the files)."""
+    happen once.  <inc>: _linuxinclude().  Returns (scripts run, scripts
+    whose spatch failed, report lines on the files)."""
     logf = os.path.join(c.LOGS, logname)
-    version = subprocess.run(['spatch', '--version'], text=True, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, check=False).stdout
-    version = re.search(r'version (\S+)', version).group(1)
-    inc = _linuxinclude(c)
+    version = re.search(r'version (\S+)', subprocess.run(
+        ['spatch', '--version'], text=True, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, check=False).stdout)
+    if not version:
+        return 0, 0, []
     inc = inc.replace('-I', '-I ').replace(' -include', ' --include')
     groups = os.path.join(c.LOGS, logname + '.groups')
     with open(groups, 'w', encoding='utf-8') as f:
         f.write(''.join(os.path.join(c.SRC, cf) + '\n\n' for cf in cfiles))
     failed, text = 0, ''
-    scripts = _cocci_scripts(c, version)
+    scripts = _cocci_scripts(c, version.group(1))
     for cocci, opts in scripts:
         cmd = (['spatch', '-D', 'report', '--no-show-diff', '--very-quiet', '--cocci-file',
                 cocci] + opts + inc.split() + ['--file-groups', groups])
@@ -606,16 +607,23 @@ def _cocci(res, c, cfiles):
 
 def _cocci_run_all(res, c, cfiles):
     """_cocci() without its cache."""
-    scripts, failed, hits = _cocci_run(c, cfiles, 'coccicheck.log')
+    label = f'check: coccicheck MODE=report on {len(cfiles)} files'
+    # once: asked again with base versions swapped in, kbuild would
+    # rebuild the object it checks
+    try:
+        inc = _linuxinclude(c)
+    except c.HarnessError as e:
+        res.add(label, 'fail', str(e)[:300])
+        return
+    scripts, failed, hits = _cocci_run(c, cfiles, 'coccicheck.log', inc)
     base = c.base_tree()
     # only the files with reports run again, from their base version
     existing = [f for f in cfiles if os.path.exists(os.path.join(base, f))
                 and any(f in h for h in hits)]
     old = set()
     if hits and existing:
-        old = _base_hits(c, existing, lambda fs: _cocci_run(c, fs, 'coccicheck-base.log')[2])
+        old = _base_hits(c, existing, lambda fs: _cocci_run(c, fs, 'coccicheck-base.log', inc)[2])
     new = [h for h in hits if _norm(h) not in old]
-    label = f'check: coccicheck MODE=report on {len(cfiles)} files'
     if failed or not scripts or new:
         res.add(label, 'fail', (f'spatch failed with {failed} of {scripts} scripts; '
                                 if failed or not scripts else '') + ' | '.join(new[:5]))

@@ -562,11 +562,11 @@ TCG_APPEND = (ROOT_9P_LOOSE, 'no5lvl')
 
 
 def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), obj=OBJ,
-              listed=(), root_cache=True):
+              listed=(), tuned=True):
     """Boot the kernel built in obj and run guest_cmd; returns the result
     dir, the problems found and the console text.  A WARN <listed> names
-    (patterns of MAINLINE_WARNS) is not a problem.  root_cache=False keeps
-    vng's uncached 9p root and five-level paging (the bench, which counts
+    (patterns of MAINLINE_WARNS) is not a problem.  tuned=False leaves out
+    TCG_APPEND: vng's uncached 9p root and five-level paging (the bench, which counts
     9p requests and instructions)."""
     out = os.path.join(B, 'out', name)
     shutil.rmtree(out, ignore_errors=True)
@@ -579,7 +579,7 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
            '--rwdir', f'/tmp/results={out}', '--cwd', ROOT,
            '--append', 'panic=-1', '--append', 'oops=panic',
            '--append', 'softlockup_panic=1', '--append', 'hung_task_panic=1']
-    for a in TCG_APPEND if root_cache else ():
+    for a in TCG_APPEND if tuned else ():
         cmd += ['--append', a]
     for a in append:
         cmd += ['--append', a]
