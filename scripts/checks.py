@@ -526,8 +526,9 @@ def _cocci_run(c, cfiles, logname, inc):
     directory), but one spatch per script for all files, each file its
     own group (--file-groups), instead of one per script and file: the
     start-up of spatch and the parsing of the script, most of the time,
-    happen once.  <inc>: _linuxinclude().  Returns (scripts run, scripts
-    whose spatch failed, report lines on the files)."""
+    happen once.  A script with an @initialize rule runs once per file.
+    <inc>: _linuxinclude().  Returns (scripts run, spatch runs that
+    failed, report lines on the files)."""
     logf = os.path.join(c.LOGS, logname)
     version = re.search(r'version (\S+)', subprocess.run(
         ['spatch', '--version'], text=True, stdout=subprocess.PIPE,
@@ -542,13 +543,20 @@ def _cocci_run(c, cfiles, logname, inc):
     scripts = _cocci_scripts(c, version.group(1))
     for cocci, opts in scripts:
         cmd = (['spatch', '-D', 'report', '--no-show-diff', '--very-quiet', '--cocci-file',
-                cocci] + opts + inc.split() + ['--file-groups', groups])
-        r = subprocess.run(cmd, cwd=c.OBJ, text=True, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, check=False)
-        text += ' '.join(cmd) + '\n' + r.stdout
-        if r.returncode:
-            failed += 1
-            text += f'spatch exit {r.returncode}\n'
+                cocci] + opts + inc.split())
+        # state an @initialize rule sets up (badzero.cocci's table of
+        # functions) would carry from one file to the next in one spatch:
+        # such scripts run once per file, as coccicheck runs them
+        runs = ([[os.path.join(c.SRC, cf)] for cf in cfiles]
+                if re.search(r'^@\s*initialize', read(cocci), re.M)
+                else [['--file-groups', groups]])
+        for args in runs:
+            r = subprocess.run(cmd + args, cwd=c.OBJ, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, check=False)
+            text += ' '.join(cmd + args) + '\n' + r.stdout
+            if r.returncode:
+                failed += 1
+                text += f'spatch exit {r.returncode}\n'
     with open(logf, 'w', encoding='utf-8') as f:
         f.write(text)
     hits = [l for l in text.split('\n')
@@ -588,8 +596,9 @@ def _cocci(res, c, cfiles):
     import json
     spatch = subprocess.run(['spatch', '--version'], text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, check=False).stdout.split('\n')[0]
-    cache = os.path.join(c.B, 'cache',
-                         'coccicheck-' + _inputs_key(c, spatch + ' '.join(cfiles)) + '.json')
+    # "grouped": results of the per-file kbuild runner are not reused
+    cache = os.path.join(c.B, 'cache', 'coccicheck-' + _inputs_key(
+        c, 'grouped ' + spatch + ' '.join(cfiles)) + '.json')
     if os.path.exists(cache):
         with open(cache, encoding='utf-8') as f:
             label, status, detail, when = json.load(f)
@@ -620,13 +629,19 @@ def _cocci_run_all(res, c, cfiles):
     # only the files with reports run again, from their base version
     existing = [f for f in cfiles if os.path.exists(os.path.join(base, f))
                 and any(f in h for h in hits)]
-    old = set()
+    old, failed_base = set(), []
     if hits and existing:
-        old = _base_hits(c, existing, lambda fs: _cocci_run(c, fs, 'coccicheck-base.log', inc)[2])
+        def base_run(fs):
+            _, base_failed, reports = _cocci_run(c, fs, 'coccicheck-base.log', inc)
+            failed_base.append(base_failed)
+            return reports
+        old = _base_hits(c, existing, base_run)
     new = [h for h in hits if _norm(h) not in old]
     if failed or not scripts or new:
-        res.add(label, 'fail', (f'spatch failed with {failed} of {scripts} scripts; '
-                                if failed or not scripts else '') + ' | '.join(new[:5]))
+        res.add(label, 'fail', (f'{failed} spatch runs failed ({scripts} scripts); '
+                                if failed or not scripts else '') +
+                ('spatch failed on the base versions; ' if any(failed_base) else '') +
+                ' | '.join(new[:5]))
     else:
         res.add(label, 'ok', f'{scripts} scripts' +
                 (f'; {len(hits)} reports also in the base tree' if hits else ''))

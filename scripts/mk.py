@@ -579,12 +579,12 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
            '--rwdir', f'/tmp/results={out}', '--cwd', ROOT,
            '--append', 'panic=-1', '--append', 'oops=panic',
            '--append', 'softlockup_panic=1', '--append', 'hung_task_panic=1']
-    for a in TCG_APPEND if tuned else ():
-        cmd += ['--append', a]
     for a in append:
         cmd += ['--append', a]
     if os.environ.get('VM_ACCEL', 'tcg') != 'kvm':
         cmd.append('--disable-kvm')
+        for a in TCG_APPEND if tuned else ():
+            cmd += ['--append', a]
         # Multi-threaded TCG (QEMU 7.2) does not model x86 cross-modifying
         # code: a vCPU can run a stale translation holding text_poke_bp()'s
         # int3 after the batch has finished, an "Oops: int3" real CPUs
@@ -1041,18 +1041,22 @@ def slowest_cases(text, n=8):
     "<epoch> <TAP result line>" as each result came): a case took the
     time since the line before it.  ftracetest's cases are named by their
     description, others by their kselftest."""
-    found, prev, test = [], None, ''
+    found, prev, start, test, inner = [], None, None, '', False
     for line in text.split('\n'):
         m = re.match(r'^(\d+) (.*)$', line)
         if not m:
             continue
         t, rest = int(m.group(1)), m.group(2)
         if rest.startswith('start '):
-            prev, test = t, rest[6:]
+            prev, start, test, inner = t, t, rest[6:], False
             continue
         r = re.match(r'^(?:# )*(?:not )?ok \d+ (?:selftests: )?(.*?)(?: # .*)?$', rest)
         if prev is not None and r:
-            found.append((t - prev, r.group(1) if rest.startswith('#') else test))
+            nested = rest.startswith('#')
+            # a kselftest's own line after its nested cases: the whole test
+            found.append((t - (prev if nested or not inner else start),
+                          r.group(1) if nested else test))
+            inner = nested
         prev = t
     return sorted(found, key=lambda x: -x[0])[:n]
 

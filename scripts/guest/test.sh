@@ -105,7 +105,7 @@ if [ -x "$KSFT/run_kselftest.sh" ]; then
 		echo "$start start $t" >> "$OUT/case-times.txt"
 		(cd /tmp/ksft && ./run_kselftest.sh ${KSFT_TIMEOUT:+-o $KSFT_TIMEOUT} \
 			-t "$t" 2>&1; echo "runner exit $?") |
-			tee -a "$OUT/kselftest.tap" | stamp_results >> "$OUT/case-times.txt"
+			tee -p -a "$OUT/kselftest.tap" | stamp_results >> "$OUT/case-times.txt"
 		echo "$t $(($(date +%s) - start))" >> "$OUT/timing.txt"
 		tracefs_leftovers "$t"
 		sync
