@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIRROR = os.environ.get('DEBIAN_MIRROR', 'http://deb.debian.org')
@@ -236,6 +237,50 @@ def fetch(base, run, log, cache=None):
         os.rename(inner[0], tarball)
         shutil.rmtree(x)
     return tarball
+
+
+# 7.3's kbuild runs no checker unless sparse passes its
+# scripts/checker-valid.sh (__typeof_unqual__, sparse 0.6.5); Debian 12
+# has 0.6.4.  The sparse row then uses one built from the source Debian
+# ships for its newer releases, pinned like the kernel's.
+SPARSE = ('debian/pool/main/s/sparse/sparse_0.6.5~rc1.orig.tar.gz',
+          '3ac8855ec7f3ab92f325be0f64347ccc2b10f8b4d7c2906783ee8e2bdab3f0de',
+          'sparse-0.6.5-rc1')
+
+
+def fetch_sparse(run, log, cache=None):
+    """Path of a sparse binary built once from the pinned SPARSE source
+    and kept in build-dl/."""
+    cache = cache or os.path.join(ROOT, 'build-dl')
+    path, digest, top = SPARSE
+    binary = os.path.join(cache, top, 'sparse')
+    if os.path.exists(binary):
+        return binary
+    tarball = os.path.join(cache, os.path.basename(path))
+    if not os.path.exists(tarball):
+        os.makedirs(cache, exist_ok=True)
+        url = f'{MIRROR}/{path}'
+        log(f'downloading {url}')
+        try:
+            with urllib.request.urlopen(url, timeout=120) as r, \
+                    open(tarball + '.part', 'wb') as f:
+                shutil.copyfileobj(r, f)
+        except OSError as e:
+            raise BaseError(f'{url}: {e}') from e
+        if sha256(tarball + '.part') != digest:
+            os.unlink(tarball + '.part')
+            raise BaseError(f'{url} does not match its pinned checksum {digest}')
+        os.rename(tarball + '.part', tarball)
+    work = os.path.join(cache, top + '.tmp')
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    run(['tar', '-xzf', tarball, '-C', work])
+    src = os.path.join(work, top)
+    run(['make', '-C', src, '-j2', 'sparse'], logfile=os.path.join(cache, top + '-build.log'))
+    shutil.rmtree(os.path.join(cache, top), ignore_errors=True)
+    os.rename(src, os.path.join(cache, top))
+    shutil.rmtree(work)
+    return binary
 
 
 def fetch_configs(base, run, log, cache=None):

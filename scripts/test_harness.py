@@ -357,6 +357,34 @@ class CocciTest(unittest.TestCase):
                           ('d.cocci', [])])
 
 
+    def test_sparse_falls_back_to_the_pinned_build(self):
+        """The host sparse when the tree's checker-valid.sh accepts it,
+        else the pinned build, else a skip that says why."""
+        class C:
+            HarnessError = RuntimeError
+            run = log = None
+        with tempfile.TemporaryDirectory() as d:
+            c = C()
+            c.SRC = d
+            os.makedirs(os.path.join(d, 'scripts'))
+            built = os.path.join(d, 'sparse-x', 'sparse')
+            with open(os.path.join(d, 'scripts', 'checker-valid.sh'), 'w',
+                      encoding='utf-8') as f:
+                f.write(f'[ "$1" = {built} ] && echo 1 || echo 0\n')
+            orig = bases.fetch_sparse
+            try:
+                bases.fetch_sparse = lambda run, log: built
+                self.assertEqual(checks._sparse(c), (built, None))
+                def fail(run, log):
+                    raise bases.BaseError('gone from the archive')
+                bases.fetch_sparse = fail
+                prog, why = checks._sparse(c)
+                self.assertIsNone(prog)
+                self.assertIn('gone from the archive', why)
+            finally:
+                bases.fetch_sparse = orig
+
+
 class SeriesTest(unittest.TestCase):
     def make(self, text, files=()):
         d = tempfile.mkdtemp()
