@@ -361,19 +361,18 @@ def run_all(res, c):
     # macro; 7.3's script passes the same macro.
     if c.BASE.name == '6.12':
         ignore += ',MULTISTATEMENT_MACRO_USE_DO_WHILE'
+    reused = 0
     for p in patches:
-        r = subprocess.run([os.path.join(src, 'scripts/checkpatch.pl'), '--strict',
-                            '--quiet', '--ignore', ignore, os.path.join(out, p)],
-                           cwd=os.path.join(c.B, 'series-git'), text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+        rc, text, cached = _checkpatch(c, src, ignore, os.path.join(out, p))
+        reused += cached
         log = os.path.join(c.LOGS, f'checkpatch-{p.replace(os.sep, "-")}.log')
         with open(log, 'w', encoding='utf-8') as f:
-            f.write(r.stdout)
-        if r.returncode or r.stdout.strip():
-            bad.append(f'{p}: ' + ' / '.join(l for l in r.stdout.split('\n')
+            f.write(text)
+        if rc or text.strip():
+            bad.append(f'{p}: ' + ' / '.join(l for l in text.split('\n')
                                               if re.match(r'^(ERROR|WARNING|CHECK)', l))[:300])
     res.add('check: checkpatch --strict on every patch', 'fail' if bad else 'ok',
-            '; '.join(bad))
+            '; '.join(bad + ([f'{reused} of {len(patches)} clean results reused'] if reused else [])))
     docs_rows(res, c)
     cfiles = touched_c_files(c)
     if not cfiles:
@@ -384,6 +383,32 @@ def run_all(res, c):
     _warn_check(res, c, 'sparse (C=2)', ['C=2'], objs, r'(warning|error):')
     _warn_check(res, c, 'W=1 build', ['W=1'], objs, r'(warning|error):')
     _cocci(res, c, cfiles)
+
+
+def _checkpatch(c, src, ignore, patch):
+    """(exit code, output, reused) of checkpatch --strict on one patch
+    file.  A clean result is kept under <B>/cache/ and reused for the
+    same patch text, checkpatch.pl and options: the script reads nothing
+    else that changes (the base tree, whose files it also reads, is
+    pinned)."""
+    import hashlib
+    h = hashlib.sha256(ignore.encode() + b'\0')
+    for f in (os.path.join(src, 'scripts/checkpatch.pl'), patch):
+        with open(f, 'rb') as fh:
+            h.update(fh.read() + b'\0')
+    h.update(c.kernel_version(c.base_tree()).encode())
+    cache = os.path.join(c.B, 'cache', 'checkpatch-' + h.hexdigest()[:24])
+    if os.path.exists(cache):
+        return 0, '', True
+    r = subprocess.run([os.path.join(src, 'scripts/checkpatch.pl'), '--strict',
+                        '--quiet', '--ignore', ignore, patch],
+                       cwd=os.path.join(c.B, 'series-git'), text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+    if r.returncode == 0 and not r.stdout.strip():
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(cache, 'w', encoding='utf-8') as f:
+            f.write('clean\n')
+    return r.returncode, r.stdout, False
 
 
 def docs_check(c):

@@ -385,6 +385,43 @@ class CocciTest(unittest.TestCase):
                 bases.fetch_sparse = orig
 
 
+    def test_checkpatch_reuses_clean_results_only(self):
+        """A clean checkpatch result is reused for the same patch text;
+        a patch with findings, or changed, runs checkpatch again."""
+        class C:
+            pass
+        with tempfile.TemporaryDirectory() as d:
+            c = C()
+            c.B = d
+            c.base_tree = lambda: d
+            c.kernel_version = lambda tree: '7.3.4'
+            os.makedirs(os.path.join(d, 'scripts'))
+            os.makedirs(os.path.join(d, 'series-git'))
+            calls = os.path.join(d, 'calls')
+            script = os.path.join(d, 'scripts', 'checkpatch.pl')
+            with open(script, 'w', encoding='utf-8') as f:
+                f.write(f'#!/bin/sh\necho x >> {calls}\n'
+                        'last=""; for a; do last=$a; done\n'
+                        'grep -q BAD "$last" && { echo "WARNING: bad"; exit 1; }\nexit 0\n')
+            os.chmod(script, 0o755)
+            patch = os.path.join(d, 'p.patch')
+
+            def run(text):
+                with open(patch, 'w', encoding='utf-8') as f:
+                    f.write(text)
+                return checks._checkpatch(c, d, 'X', patch)
+
+            def ncalls():
+                with open(calls, encoding='utf-8') as f:
+                    return len(f.read().split())
+            self.assertEqual(run('good'), (0, '', False))
+            self.assertEqual(run('good'), (0, '', True))
+            self.assertEqual(ncalls(), 1)
+            self.assertEqual(run('BAD')[0], 1)
+            self.assertEqual(run('BAD')[0:3:2], (1, False))
+            self.assertEqual(ncalls(), 3)
+
+
 class SeriesTest(unittest.TestCase):
     def make(self, text, files=()):
         d = tempfile.mkdtemp()
