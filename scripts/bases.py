@@ -248,38 +248,49 @@ SPARSE = ('debian/pool/main/s/sparse/sparse_0.6.5~rc1.orig.tar.gz',
           'sparse-0.6.5-rc1')
 
 
-def fetch_sparse(run, log, cache=None):
-    """Path of a sparse binary built once from the pinned SPARSE source
-    and kept in build-dl/."""
+def fetch_sparse(run, log, cache=None, jobs='1'):
+    """Path of a sparse binary built once, with <jobs> compile jobs, from
+    the pinned SPARSE source and kept in build-dl/.  A lock keeps two
+    harness runs sharing build-dl/ from building it over each other."""
+    import fcntl
+    import http.client
+    import tempfile
     cache = cache or os.path.join(ROOT, 'build-dl')
     path, digest, top = SPARSE
     binary = os.path.join(cache, top, 'sparse')
     if os.path.exists(binary):
         return binary
-    tarball = os.path.join(cache, os.path.basename(path))
-    if not os.path.exists(tarball):
-        os.makedirs(cache, exist_ok=True)
-        url = f'{MIRROR}/{path}'
-        log(f'downloading {url}')
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, 'sparse.lock'), 'w', encoding='utf-8') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(binary):
+            return binary
+        tarball = os.path.join(cache, os.path.basename(path))
+        if not os.path.exists(tarball):
+            url = f'{MIRROR}/{path}'
+            log(f'downloading {url}')
+            try:
+                with urllib.request.urlopen(url, timeout=120) as r, \
+                        open(tarball + '.part', 'wb') as f:
+                    shutil.copyfileobj(r, f)
+            except (OSError, http.client.HTTPException, ValueError) as e:
+                raise BaseError(f'{url}: {e}') from e
+            if sha256(tarball + '.part') != digest:
+                os.unlink(tarball + '.part')
+                raise BaseError(f'{url} does not match its pinned checksum {digest}')
+            os.rename(tarball + '.part', tarball)
+        work = tempfile.mkdtemp(prefix=top + '.', dir=cache)
         try:
-            with urllib.request.urlopen(url, timeout=120) as r, \
-                    open(tarball + '.part', 'wb') as f:
-                shutil.copyfileobj(r, f)
-        except OSError as e:
-            raise BaseError(f'{url}: {e}') from e
-        if sha256(tarball + '.part') != digest:
-            os.unlink(tarball + '.part')
-            raise BaseError(f'{url} does not match its pinned checksum {digest}')
-        os.rename(tarball + '.part', tarball)
-    work = os.path.join(cache, top + '.tmp')
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    run(['tar', '-xzf', tarball, '-C', work])
-    src = os.path.join(work, top)
-    run(['make', '-C', src, '-j2', 'sparse'], logfile=os.path.join(cache, top + '-build.log'))
-    shutil.rmtree(os.path.join(cache, top), ignore_errors=True)
-    os.rename(src, os.path.join(cache, top))
-    shutil.rmtree(work)
+            run(['tar', '-xzf', tarball, '-C', work])
+            buildlog = os.path.join(cache, top + '-build.log')
+            try:
+                run(['make', '-C', os.path.join(work, top), f'-j{jobs}', 'sparse'],
+                    logfile=buildlog)
+            except Exception as e:  # the harness's HarnessError
+                raise BaseError(f'building sparse failed, see {buildlog}') from e
+            os.rename(os.path.join(work, top), os.path.join(cache, top))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     return binary
 
 

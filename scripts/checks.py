@@ -362,8 +362,9 @@ def run_all(res, c):
     if c.BASE.name == '6.12':
         ignore += ',MULTISTATEMENT_MACRO_USE_DO_WHILE'
     reused = 0
+    base_version = c.kernel_version(c.base_tree())
     for p in patches:
-        rc, text, cached = _checkpatch(c, src, ignore, os.path.join(out, p))
+        rc, text, cached = _checkpatch(c, src, ignore, os.path.join(out, p), base_version)
         reused += cached
         log = os.path.join(c.LOGS, f'checkpatch-{p.replace(os.sep, "-")}.log')
         with open(log, 'w', encoding='utf-8') as f:
@@ -385,26 +386,35 @@ def run_all(res, c):
     _cocci(res, c, cfiles)
 
 
-def _checkpatch(c, src, ignore, patch):
+def _checkpatch(c, src, ignore, patch, base_version):
     """(exit code, output, reused) of checkpatch --strict on one patch
-    file.  A clean result is kept under <B>/cache/ and reused for the
-    same patch text, checkpatch.pl and options: the script reads nothing
-    else that changes (the base tree, whose files it also reads, is
-    pinned)."""
+    file, run in the exported tree (series-git), which checkpatch takes
+    as its kernel tree.  A clean result is kept under <B>/cache/ and
+    reused for the same command line, patch text, checkpatch.pl, base
+    and MAINTAINERS (whose status lines it reads for each file).  A patch
+    whose message names a commit id is checked every time: checkpatch
+    looks the id up in the exported history, which the key leaves out."""
     import hashlib
-    h = hashlib.sha256(ignore.encode() + b'\0')
-    for f in (os.path.join(src, 'scripts/checkpatch.pl'), patch):
-        with open(f, 'rb') as fh:
-            h.update(fh.read() + b'\0')
-    h.update(c.kernel_version(c.base_tree()).encode())
+    git = os.path.join(c.B, 'series-git')
+    argv = [os.path.join(src, 'scripts/checkpatch.pl'), '--strict', '--quiet',
+            '--ignore', ignore]
+    with open(patch, 'rb') as f:
+        text = f.read()
+    message = text.split(b'\ndiff --git ', 1)[0]
+    h = hashlib.sha256('\0'.join(argv[1:] + [base_version]).encode() + b'\0' + text)
+    for f in (argv[0], os.path.join(git, 'MAINTAINERS')):
+        try:
+            with open(f, 'rb') as fh:
+                h.update(b'\0' + fh.read())
+        except OSError:
+            h.update(b'\0-')
     cache = os.path.join(c.B, 'cache', 'checkpatch-' + h.hexdigest()[:24])
-    if os.path.exists(cache):
+    cacheable = not re.search(rb'\b[0-9a-f]{12,40}\b', message)
+    if cacheable and os.path.exists(cache):
         return 0, '', True
-    r = subprocess.run([os.path.join(src, 'scripts/checkpatch.pl'), '--strict',
-                        '--quiet', '--ignore', ignore, patch],
-                       cwd=os.path.join(c.B, 'series-git'), text=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
-    if r.returncode == 0 and not r.stdout.strip():
+    r = subprocess.run(argv + [patch], cwd=git, text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, check=False)
+    if cacheable and r.returncode == 0 and not r.stdout.strip():
         os.makedirs(os.path.dirname(cache), exist_ok=True)
         with open(cache, 'w', encoding='utf-8') as f:
             f.write('clean\n')
@@ -484,10 +494,10 @@ def _sparse(c):
     if accepted('sparse'):
         return 'sparse', None
     try:
-        built = bases.fetch_sparse(c.run, c.log)
+        built = bases.fetch_sparse(c.run, c.log, jobs=c.JOBS)
     except (bases.BaseError, c.HarnessError, OSError) as e:
         return None, ('the host has no sparse this tree accepts (scripts/checker-valid.sh) '
-                      f'and the pinned one could not be built: {str(e)[:200]}')
+                      f'and the pinned one could not be had: {str(e)[:200]}')
     if accepted(built):
         return built, None
     return None, f'neither the host sparse nor {built} passes scripts/checker-valid.sh'

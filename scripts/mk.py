@@ -1083,7 +1083,10 @@ def slowest_cases(text, n=8):
 # the cores free), so the ftracetest guests get 3600 s and the selftests
 # guest 1800 s.  make test's own time stays bounded by CI's 90 minutes.
 # 2026-11-28 (same slow host): ftrace-1 2354 s, of it remotes/trace_pipe.tc
-# 1150 s; ftrace-2 1981 s, of it direct/ftrace-direct.tc 723 s.
+# 1150 s; ftrace-2 1981 s, of it direct/ftrace-direct.tc 723 s.  With two
+# virtio-serial ports (TCG_QEMU): ftrace-1 1772 s (remotes 1182 s, ftrace
+# 414 s, the other four 67 s), ftrace-2 1646 s (direct 602 s, 00basic 272 s,
+# trigger 221 s, kprobe 159 s, dynevent 125 s, the other two 43 s).
 TEST_PARTS = [
     Part('ftrace-1', 'ftrace', timeout=3600,
          ftrace_cases='test.d/remotes test.d/ftrace test.d/event test.d/filter '

@@ -363,6 +363,7 @@ class CocciTest(unittest.TestCase):
         class C:
             HarnessError = RuntimeError
             run = log = None
+            JOBS = '1'
         with tempfile.TemporaryDirectory() as d:
             c = C()
             c.SRC = d
@@ -373,9 +374,9 @@ class CocciTest(unittest.TestCase):
                 f.write(f'[ "$1" = {built} ] && echo 1 || echo 0\n')
             orig = bases.fetch_sparse
             try:
-                bases.fetch_sparse = lambda run, log: built
+                bases.fetch_sparse = lambda run, log, jobs: built
                 self.assertEqual(checks._sparse(c), (built, None))
-                def fail(run, log):
+                def fail(run, log, jobs):
                     raise bases.BaseError('gone from the archive')
                 bases.fetch_sparse = fail
                 prog, why = checks._sparse(c)
@@ -393,8 +394,6 @@ class CocciTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             c = C()
             c.B = d
-            c.base_tree = lambda: d
-            c.kernel_version = lambda tree: '7.3.4'
             os.makedirs(os.path.join(d, 'scripts'))
             os.makedirs(os.path.join(d, 'series-git'))
             calls = os.path.join(d, 'calls')
@@ -409,7 +408,7 @@ class CocciTest(unittest.TestCase):
             def run(text):
                 with open(patch, 'w', encoding='utf-8') as f:
                     f.write(text)
-                return checks._checkpatch(c, d, 'X', patch)
+                return checks._checkpatch(c, d, 'X', patch, '7.3.4')
 
             def ncalls():
                 with open(calls, encoding='utf-8') as f:
@@ -420,6 +419,11 @@ class CocciTest(unittest.TestCase):
             self.assertEqual(run('BAD')[0], 1)
             self.assertEqual(run('BAD')[0:3:2], (1, False))
             self.assertEqual(ncalls(), 3)
+            # a commit id in the message: looked up in git, never reused
+            fixes = 'Fixes: 0123456789ab ("x")\n\ndiff --git a/f b/f\n'
+            self.assertEqual(run(fixes), (0, '', False))
+            self.assertEqual(run(fixes), (0, '', False))
+            self.assertEqual(ncalls(), 5)
 
 
 class SeriesTest(unittest.TestCase):
