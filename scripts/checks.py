@@ -400,7 +400,8 @@ def _checkpatch(c, src, ignore, patch, base_version):
             '--ignore', ignore]
     with open(patch, 'rb') as f:
         text = f.read()
-    message = text.split(b'\ndiff --git ', 1)[0]
+    # the message, without format-patch's "From <sha> <date>" line
+    message = re.sub(rb'\AFrom [0-9a-f]{40} .*\n', b'', text.split(b'\ndiff --git ', 1)[0])
     h = hashlib.sha256('\0'.join(argv[1:] + [base_version]).encode() + b'\0' + text)
     for f in (argv[0], os.path.join(git, 'MAINTAINERS')):
         try:
@@ -409,7 +410,7 @@ def _checkpatch(c, src, ignore, patch, base_version):
         except OSError:
             h.update(b'\0-')
     cache = os.path.join(c.B, 'cache', 'checkpatch-' + h.hexdigest()[:24])
-    cacheable = not re.search(rb'\b[0-9a-f]{12,40}\b', message)
+    cacheable = not re.search(rb'(?im)\bcommit\s+[0-9a-f]{5,40}\b|^\s*fixes:', message)
     if cacheable and os.path.exists(cache):
         return 0, '', True
     r = subprocess.run(argv + [patch], cwd=git, text=True, stdout=subprocess.PIPE,

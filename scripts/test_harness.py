@@ -413,17 +413,20 @@ class CocciTest(unittest.TestCase):
             def ncalls():
                 with open(calls, encoding='utf-8') as f:
                     return len(f.read().split())
-            self.assertEqual(run('good'), (0, '', False))
-            self.assertEqual(run('good'), (0, '', True))
+            good = ('From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n'
+                    'Subject: x\n\nLink: https://lore.kernel.org/r/20260308095443.GY6@x\n')
+            self.assertEqual(run(good), (0, '', False))
+            self.assertEqual(run(good), (0, '', True))
             self.assertEqual(ncalls(), 1)
             self.assertEqual(run('BAD')[0], 1)
             self.assertEqual(run('BAD')[0:3:2], (1, False))
             self.assertEqual(ncalls(), 3)
             # a commit id in the message: looked up in git, never reused
-            fixes = 'Fixes: 0123456789ab ("x")\n\ndiff --git a/f b/f\n'
-            self.assertEqual(run(fixes), (0, '', False))
-            self.assertEqual(run(fixes), (0, '', False))
-            self.assertEqual(ncalls(), 5)
+            for ref in ('Fixes: 0123456789ab ("x")\n\ndiff --git a/f b/f\n',
+                        'as commit 0123456789ab ("x") did\n'):
+                self.assertEqual(run(ref), (0, '', False))
+                self.assertEqual(run(ref), (0, '', False))
+            self.assertEqual(ncalls(), 7)
 
 
 class SeriesTest(unittest.TestCase):
