@@ -578,7 +578,7 @@ def _cocci_scripts(c, spatch_version):
     return found
 
 
-def _cocci_run(c, cfiles, logname, inc):
+def _cocci_run(c, cfiles, logname, inc, spatch):
     """What coccicheck C=2 MODE=report reports on each of <cfiles>: the
     same spatch command line per script and file as scripts/coccicheck
     (its flags, the script's Options:, LINUXINCLUDE, run from the object
@@ -586,12 +586,11 @@ def _cocci_run(c, cfiles, logname, inc):
     own group (--file-groups), instead of one per script and file: the
     start-up of spatch and the parsing of the script, most of the time,
     happen once.  A script with an @initialize rule runs once per file.
-    <inc>: _linuxinclude().  Returns (scripts run, spatch runs that
-    failed, report lines on the files)."""
+    <inc>: _linuxinclude(); <spatch>: the first line of spatch --version.
+    Returns (scripts run, spatch runs that failed, report lines on the
+    files)."""
     logf = os.path.join(c.LOGS, logname)
-    version = re.search(r'version (\S+)', subprocess.run(
-        ['spatch', '--version'], text=True, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, check=False).stdout)
+    version = re.search(r'version (\S+)', spatch)
     if not version:
         return 0, 0, []
     inc = inc.replace('-I', '-I ').replace(' -include', ' --include')
@@ -665,7 +664,7 @@ def _cocci(res, c, cfiles):
                 f'result of {when} for the same series, base and spatch ({cache})')
         return
     rows = len(res.rows)
-    _cocci_run_all(res, c, cfiles)
+    _cocci_run_all(res, c, cfiles, spatch)
     label, status, detail = res.rows[rows]
     if status != 'fail':
         os.makedirs(os.path.dirname(cache), exist_ok=True)
@@ -673,7 +672,7 @@ def _cocci(res, c, cfiles):
             json.dump([label, status, detail, time.strftime('%Y-%m-%d %H:%M')], f)
 
 
-def _cocci_run_all(res, c, cfiles):
+def _cocci_run_all(res, c, cfiles, spatch):
     """_cocci() without its cache."""
     label = f'check: coccicheck MODE=report on {len(cfiles)} files'
     # once: asked again with base versions swapped in, kbuild would
@@ -683,7 +682,7 @@ def _cocci_run_all(res, c, cfiles):
     except c.HarnessError as e:
         res.add(label, 'fail', str(e)[:300])
         return
-    scripts, failed, hits = _cocci_run(c, cfiles, 'coccicheck.log', inc)
+    scripts, failed, hits = _cocci_run(c, cfiles, 'coccicheck.log', inc, spatch)
     base = c.base_tree()
     # only the files with reports run again, from their base version
     existing = [f for f in cfiles if os.path.exists(os.path.join(base, f))
@@ -691,7 +690,7 @@ def _cocci_run_all(res, c, cfiles):
     old, failed_base = set(), []
     if hits and existing:
         def base_run(fs):
-            _, base_failed, reports = _cocci_run(c, fs, 'coccicheck-base.log', inc)
+            _, base_failed, reports = _cocci_run(c, fs, 'coccicheck-base.log', inc, spatch)
             failed_base.append(base_failed)
             return reports
         old = _base_hits(c, existing, base_run)
