@@ -110,9 +110,11 @@ DEBIAN_KEEP_RT = ['CONFIG_PREEMPT_RT']
 # PREEMPT_LAZY), NR_CPUS and MODULE_FORCE_UNLOAD; lockdown.config leaves
 # modules unsigned (Debian has its lockdown options already);
 # tracers.config and 7.3/tracers.config turn on the latency tracers and
-# the test trace remote for ftracetest, which the rows do not run.
+# the test trace remote for ftracetest, which the rows do not run;
+# fault-injection.config adds what Debian does not build (the kselftest
+# case that needs it then skips, saying so).
 SKIP_FRAGMENTS = ('base.config', 'lockdown.config', 'tracers.config',
-                  os.path.join('7.3', 'tracers.config'))
+                  'fault-injection.config', os.path.join('7.3', 'tracers.config'))
 GUEST_FRAGMENT = os.path.join(ROOT, 'configs', 'distro', 'guest.config')
 
 

@@ -75,6 +75,7 @@ static void tracepoint_batch_release(const void *addr)
  * @func: the last target a regfunc or unregfunc gave it
  * @tp: the tracepoint whose regfunc or unregfunc that was
  * @probes: whether that was its regfunc (@tp to have probes) or not
+ * @fresh: set by the regfunc or unregfunc running now, until it returns
  *
  * The apply, or the discard, retargets only if @tp's probes are still
  * as @probes says: if a registration made without the batch, or with
@@ -87,6 +88,7 @@ struct tracepoint_batch_call {
 	void *func;
 	struct tracepoint *tp;
 	bool probes;
+	bool fresh;
 };
 
 /*
@@ -120,6 +122,26 @@ static void tracepoint_regfunc_exit(void)
 	tracepoint_regfunc_caller.tp = NULL;
 }
 
+/* After a regfunc (@ret its result) or an unregfunc returned. */
+static void tracepoint_batch_calls_done(struct tracepoint_batch *batch,
+					int ret)
+{
+	unsigned int i;
+
+	for (i = 0; batch && i < batch->nr_calls; i++) {
+		/*
+		 * A regfunc that fails undoes what it did, and the
+		 * registration fails: the retargets it left in the batch are
+		 * for its tracepoint without probes.  The batch's earlier
+		 * ones stay as they were: one a registration without the
+		 * batch has since undone must still be skipped by the apply.
+		 */
+		if (ret < 0 && batch->calls[i].fresh)
+			batch->calls[i].probes = false;
+		batch->calls[i].fresh = false;
+	}
+}
+
 /*
  * Called under tracepoints_mutex by a registration made with @batch (or
  * without one, NULL) instead of calling @tp's regfunc or unregfunc
@@ -129,20 +151,12 @@ static void tracepoint_regfunc_exit(void)
 int tracepoint_batch_regfunc(struct tracepoint_batch *batch,
 			     struct tracepoint *tp, int (*regfunc)(void))
 {
-	unsigned int i;
 	int ret;
 
 	tracepoint_regfunc_enter(batch, tp, true);
 	ret = regfunc();
 	tracepoint_regfunc_exit();
-	/*
-	 * A regfunc that fails undoes what it did, and the registration
-	 * fails: what it left in the batch is for @tp without probes.
-	 */
-	for (i = 0; ret < 0 && batch && i < batch->nr_calls; i++) {
-		if (batch->calls[i].tp == tp)
-			batch->calls[i].probes = false;
-	}
+	tracepoint_batch_calls_done(batch, ret);
 	return ret;
 }
 
@@ -152,6 +166,7 @@ void tracepoint_batch_unregfunc(struct tracepoint_batch *batch,
 	tracepoint_regfunc_enter(batch, tp, false);
 	unregfunc();
 	tracepoint_regfunc_exit();
+	tracepoint_batch_calls_done(batch, 0);
 }
 
 /* Record @key's new target in @batch; false if @batch cannot take it. */
@@ -172,6 +187,7 @@ static bool tracepoint_batch_add_call(struct tracepoint_batch *batch,
 			return false;
 		batch->calls[i].func = func;
 		batch->calls[i].probes = probes;
+		batch->calls[i].fresh = true;
 		return true;
 	}
 	if (batch->nr_calls == batch->size_calls) {
@@ -196,6 +212,7 @@ static bool tracepoint_batch_add_call(struct tracepoint_batch *batch,
 		.func	= func,
 		.tp	= tp,
 		.probes	= probes,
+		.fresh	= true,
 	};
 	return true;
 }
@@ -282,6 +299,20 @@ void tracepoint_batch_fix_call(struct tracepoint *tp,
 		return;
 	if ((funcs[1].func && funcs[2].func) ||
 	    funcs[0].func != old[0].func || funcs[0].data != old[0].data)
+		tracepoint_update_call(tp, NULL);
+}
+
+/*
+ * Called under tracepoints_mutex when a removal could not allocate the
+ * smaller array and put tp_stub_func in the removed probe's slots of the
+ * live one.  With two probes or more the static call must reach the
+ * iterator, which calls the stub: a batch may have left it on the first
+ * probe (tracepoint_batch_defer_iter()), which sites would otherwise go
+ * on calling, with its data, after the removal returned.
+ */
+void tracepoint_batch_stub_call(struct tracepoint *tp)
+{
+	if (tp->static_call_key && tracepoint_live_call(tp) != tp->iterator)
 		tracepoint_update_call(tp, NULL);
 }
 

@@ -30,6 +30,7 @@ bool tracepoint_batch_defer_iter(struct tracepoint_batch *batch,
 				 struct tracepoint *tp,
 				 struct tracepoint_func *funcs,
 				 struct tracepoint_func *old);
+void tracepoint_batch_stub_call(struct tracepoint *tp);
 void tracepoint_batch_fix_call(struct tracepoint *tp,
 			       struct tracepoint_func *funcs,
 			       struct tracepoint_func *old);

@@ -15,6 +15,10 @@
  * parameter reads "<owner> <key> <probe> <tracepoint> <hits>": whether
  * an owner is there, its key is on, the probe is registered, the
  * tracepoint is on, and how many times the probe ran.
+ *
+ * A second probe registers and unregisters without a batch: "plain_tp"
+ * and "unplain_tp"; "unqueue_tp" unregisters the first without one.  The
+ * "plain" parameter reads "<probe> <hits>" for the second probe.
  */
 
 #include <linux/atomic.h>
@@ -37,10 +41,17 @@ static DEFINE_STATIC_KEY_BATCH(skbh_keys);
 static DEFINE_TRACEPOINT_BATCH(skbh_tps);
 static bool skbh_probe_on;
 static atomic_t skbh_hits = ATOMIC_INIT(0);
+static bool skbh_plain_on;
+static atomic_t skbh_plain_hits = ATOMIC_INIT(0);
 
 static void skbh_probe(void *data, int n)
 {
 	atomic_inc(&skbh_hits);
+}
+
+static void skbh_plain_probe(void *data, int n)
+{
+	atomic_inc(&skbh_plain_hits);
 }
 
 /* Under skbh_lock: end both batches without patching the owner's key. */
@@ -70,11 +81,14 @@ void test_static_key_batch_withdraw(struct test_static_key_batch_owner *owner)
 		return;
 	if (WARN_ON_ONCE(skbh_keys.nr || skbh_tps.nr))
 		skbh_discard();
-	if (skbh_probe_on) {
+	if (skbh_probe_on)
 		tracepoint_probe_unregister(owner->tp, skbh_probe, NULL);
+	if (skbh_plain_on)
+		tracepoint_probe_unregister(owner->tp, skbh_plain_probe, NULL);
+	if (skbh_probe_on || skbh_plain_on)
 		tracepoint_synchronize_unregister();
-		skbh_probe_on = false;
-	}
+	skbh_probe_on = false;
+	skbh_plain_on = false;
 	skbh_owner = NULL;
 }
 EXPORT_SYMBOL_FOR_MODULES(test_static_key_batch_withdraw,
@@ -90,6 +104,22 @@ static int skbh_queue_tp(void)
 					      skbh_probe, NULL);
 	if (!ret)
 		skbh_probe_on = true;
+	return ret;
+}
+
+/* Without a batch: @on says whether @probe is registered. */
+static int skbh_plain(void (*probe)(void *data, int n), bool *on, bool reg)
+{
+	int ret;
+
+	if (*on == reg)
+		return reg ? -EBUSY : -ENOENT;
+	if (reg)
+		ret = tracepoint_probe_register(skbh_owner->tp, probe, NULL);
+	else
+		ret = tracepoint_probe_unregister(skbh_owner->tp, probe, NULL);
+	if (!ret)
+		*on = reg;
 	return ret;
 }
 
@@ -110,6 +140,12 @@ static int skbh_step_set(const char *val, const struct kernel_param *kp)
 		return static_key_batch_enable(&skbh_keys, skbh_owner->key);
 	if (sysfs_streq(val, "queue_tp"))
 		return skbh_queue_tp();
+	if (sysfs_streq(val, "unqueue_tp"))
+		return skbh_plain(skbh_probe, &skbh_probe_on, false);
+	if (sysfs_streq(val, "plain_tp"))
+		return skbh_plain(skbh_plain_probe, &skbh_plain_on, true);
+	if (sysfs_streq(val, "unplain_tp"))
+		return skbh_plain(skbh_plain_probe, &skbh_plain_on, false);
 	if (sysfs_streq(val, "fire")) {
 		skbh_owner->fire(1);
 		return 0;
@@ -121,7 +157,7 @@ static const struct kernel_param_ops skbh_step_ops = {
 	.set = skbh_step_set,
 };
 module_param_cb(step, &skbh_step_ops, NULL, 0200);
-MODULE_PARM_DESC(step, "queue_key, queue_tp, apply, discard or fire");
+MODULE_PARM_DESC(step, "queue_key, queue_tp, apply, discard, fire, unqueue_tp, plain_tp or unplain_tp");
 
 static int skbh_state_get(char *buf, const struct kernel_param *kp)
 {
@@ -142,10 +178,24 @@ static const struct kernel_param_ops skbh_state_ops = {
 module_param_cb(state, &skbh_state_ops, NULL, 0400);
 MODULE_PARM_DESC(state, "owner, key, probe, tracepoint and hits");
 
+static int skbh_plain_get(char *buf, const struct kernel_param *kp)
+{
+	guard(mutex)(&skbh_lock);
+	return sysfs_emit(buf, "%d %d\n", skbh_plain_on,
+			  atomic_read(&skbh_plain_hits));
+}
+
+static const struct kernel_param_ops skbh_plain_ops = {
+	.get = skbh_plain_get,
+};
+module_param_cb(plain, &skbh_plain_ops, NULL, 0400);
+MODULE_PARM_DESC(plain, "second probe: registered, hits");
+
 static int __init skbh_init(void)
 {
 	/* The probe has the owner's tracepoint's prototype (kCFI). */
 	check_trace_callback_type_test_static_key_batch_owner_tp(skbh_probe);
+	check_trace_callback_type_test_static_key_batch_owner_tp(skbh_plain_probe);
 	return 0;
 }
 module_init(skbh_init);

@@ -76,9 +76,13 @@ DEFINE_STATIC_CALL(tpb_kunit_call, tpb_call_off);
 
 static int tpb_fn_regfuncs;
 static bool tpb_fn_fail;
+static bool tpb_fn_fail_first;
 
 static int tpb_fn_reg(void)
 {
+	/* As a regfunc whose first allocation fails. */
+	if (tpb_fn_fail_first)
+		return -ENOMEM;
 	tracepoint_regfunc_static_call_update(tpb_kunit_call, tpb_call_on);
 	if (tpb_fn_fail) {
 		/* A regfunc that fails undoes its retarget. */
@@ -190,6 +194,7 @@ static int tpb_init(struct kunit *test)
 	tpb_registered = 0;
 	tpb_fn_registered = false;
 	tpb_fn_fail = false;
+	tpb_fn_fail_first = false;
 	tpb_batch = (struct tracepoint_batch){ };
 	if (!tpb_tp.static_call_key)
 		kunit_skip(test, "tracepoint without a static call");
@@ -498,6 +503,25 @@ static void tpb_regfunc_call_test(struct kunit *test)
 	tracepoint_synchronize_unregister();
 }
 
+/*
+ * A regfunc that fails before it retargets anything leaves the batch's
+ * earlier retargets as they were: here an on that a registration made
+ * without the batch has since undone, which the apply must still skip.
+ */
+static void tpb_regfunc_fail_first_test(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, tpb_fn_register(&tpb_batch), 0);
+	KUNIT_ASSERT_EQ(test, tpb_fn_unregister(NULL), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+	tpb_fn_fail_first = true;
+	KUNIT_EXPECT_EQ(test, tpb_fn_register(&tpb_batch), -ENOMEM);
+	tpb_fn_fail_first = false;
+	KUNIT_EXPECT_EQ(test, tpb_apply(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_call(), 0);
+	KUNIT_EXPECT_EQ(test, tpb_fn_regfuncs, 0);
+	tracepoint_synchronize_unregister();
+}
+
 static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_enable_test),
 	KUNIT_CASE(tpb_steps_test),
@@ -507,6 +531,7 @@ static struct kunit_case tracepoint_batch_cases[] = {
 	KUNIT_CASE(tpb_third_test),
 	KUNIT_CASE(tpb_discard_test),
 	KUNIT_CASE(tpb_regfunc_call_test),
+	KUNIT_CASE(tpb_regfunc_fail_first_test),
 	{}
 };
 

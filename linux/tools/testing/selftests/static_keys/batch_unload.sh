@@ -12,6 +12,10 @@
 # refused meanwhile: the batch would switch its freed key or tracepoint.
 # After it, the owner unloads.  The probe runs only once the tracepoint
 # is switched on, by the apply or, one by one, by the discard.
+#
+# With fail-nth (FAILSLAB), a probe registered without a batch is then
+# removed while the batch keeps the tracepoint's static call on it, each
+# allocation of the removal failed in turn.
 
 DIR=$(dirname "$0")
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -19,6 +23,8 @@ DIR=$(dirname "$0")
 HOLD=test_static_key_batch_hold
 OWNER=test_static_key_batch_owner
 P=/sys/module/$HOLD/parameters
+FS=/sys/kernel/debug/failslab
+FN_HELPER=$DIR/fail_nth
 
 step() {
 	echo "$1" > $P/step
@@ -28,14 +34,19 @@ refcnt() {
 	cat /sys/module/$OWNER/refcnt
 }
 
-# state_is WANT: the holder's "owner key probe tracepoint hits" is WANT
-state_is() {
+# param_is NAME WANT: the holder's parameter NAME reads WANT
+param_is() {
 	local got
 
-	got=$(cat $P/state)
-	[ "$got" = "$1" ] && return 0
-	echo "# state \"$got\", want \"$1\""
+	got=$(cat "$P/$1")
+	[ "$got" = "$2" ] && return 0
+	echo "# $1 \"$got\", want \"$2\""
 	return 1
+}
+
+# state_is WANT: the holder's "owner key probe tracepoint hits" is WANT
+state_is() {
+	param_is state "$1"
 }
 
 # held N: the owner has N references and refuses to unload
@@ -79,6 +90,46 @@ end_batches() {
 	state_is "$want $hits" || return 1
 	rmmod $OWNER || { echo "# rmmod $OWNER failed after $how"; return 1; }
 	state_is "0 0 0 0 $hits"
+}
+
+# stub_leaves: a probe registered without a batch (plain_tp) and one
+# queued in the tracepoint batch make two, and the batch leaves the
+# static call on the first until its apply.  The first is removed
+# without a batch (unplain_tp) with its N-th fault point failed, N = 1,
+# 2, ... until nothing fails.  Either the removal fails and the probe
+# stays, or it returns 0 and the probe is never called again: where the
+# smaller probe array cannot be allocated, the tracepoint code stubs the
+# probe out in place, and the static call must no longer reach it.
+stub_leaves() {
+	local n=1 out hits stubbed=0 saved
+
+	modprobe $OWNER || { echo "# modprobe $OWNER failed"; return 1; }
+	saved=$(cat $FS/ignore-gfp-wait)
+	echo N > $FS/ignore-gfp-wait
+	while [ $n -le 100 ]; do
+		step plain_tp && step queue_tp || { echo "# setup failed"; break; }
+		out=$("$FN_HELPER" $n write $P/step unplain_tp) ||
+			{ echo "# fail_nth: $out"; break; }
+		hits=$(cut -d' ' -f2 $P/plain)
+		step fire
+		case $out in
+		ok*)	param_is plain "0 $hits" || { echo "# n=$n: $out"; break; } ;;
+		*)	[ "$(cut -d' ' -f1 $P/plain)" = 1 ] ||
+				{ echo "# n=$n: $out, probe gone"; break; }
+			step unplain_tp ;;
+		esac
+		case $out in
+		"ok 0 injected=1"*) stubbed=$((stubbed + 1)) ;;
+		*injected=0*) n=0; break ;;
+		esac
+		step discard && step unqueue_tp || { echo "# undo failed"; break; }
+		n=$((n + 1))
+	done
+	echo "$saved" > $FS/ignore-gfp-wait
+	[ $n = 0 ] || { echo "# swept to n=$n without success"; return 1; }
+	echo "# $stubbed removal(s) returned 0 with a fault injected"
+	[ $stubbed -gt 0 ] || { echo "# no removal stubbed the probe out"; return 1; }
+	step discard && step unqueue_tp && rmmod $OWNER
 }
 
 # cleanup: after a failed step, end any open batch and unload the owner
@@ -132,10 +183,17 @@ if ! modprobe $HOLD; then
 fi
 trap 'cleanup; rmmod $HOLD' EXIT
 
-ktap_set_plan 5
+ktap_set_plan 6
 run "static key batch: unload refused until the apply" key_apply
 run "static key batch: unload refused until the discard" key_discard
 run "tracepoint batch: unload refused until the apply" tp_apply
 run "tracepoint batch: unload refused until the discard" tp_discard
 run "both batches: unload refused until one apply" both_apply
+if [ ! -e /proc/thread-self/fail-nth ] || [ ! -d $FS ]; then
+	ktap_test_skip "tracepoint batch: a probe stubbed out leaves the static call (no FAILSLAB or FAULT_INJECTION_DEBUG_FS)"
+elif [ ! -x "$FN_HELPER" ]; then
+	ktap_test_skip "tracepoint batch: a probe stubbed out leaves the static call (fail_nth helper not built)"
+else
+	run "tracepoint batch: a probe stubbed out leaves the static call" stub_leaves
+fi
 ktap_finished
