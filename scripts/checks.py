@@ -319,6 +319,29 @@ def export_rows(res, c):
             f'{found} namespaced, the rest not exported')
 
 
+def p9_debug_row(res, c):
+    """The 9P transport's debug messages come from its markers: a kernel
+    configured with NET_9P_DEBUG but not MARKERS must still get them."""
+    obj = os.path.join(c.B, 'kconfig-9p')
+    shutil.rmtree(obj, ignore_errors=True)
+    os.makedirs(obj)
+    with open(os.path.join(obj, 'frag.config'), 'w', encoding='utf-8') as f:
+        f.write('CONFIG_NET=y\nCONFIG_NET_9P=y\nCONFIG_NET_9P_DEBUG=y\n'
+                '# CONFIG_MARKERS is not set\n')
+    make = ['make', '-s', '-C', c.SRC, f'O={obj}']
+    r = subprocess.run(make + ['allnoconfig', 'KCONFIG_ALLCONFIG=' + os.path.join(obj, 'frag.config')],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    got = read(os.path.join(obj, '.config')) if r.returncode == 0 else ''
+    want = ('CONFIG_NET_9P_DEBUG=y', 'CONFIG_MARKERS=y')
+    missing = [w for w in want if not re.search('^' + w + '$', got, re.M)]
+    res.add('check: NET_9P_DEBUG without MARKERS asked still gets the markers its messages come from',
+            'fail' if r.returncode or missing else 'ok',
+            r.stdout[-300:] if r.returncode else
+            f'allnoconfig asking NET_9P_DEBUG=y and MARKERS=n: {", ".join(missing)} not in .config'
+            if missing else '')
+    shutil.rmtree(obj, ignore_errors=True)
+
+
 def run_all(res, c):
     try:
         out = export_series(c)
@@ -379,6 +402,7 @@ def run_all(res, c):
     res.add('check: checkpatch --strict on every patch', 'fail' if bad else 'ok',
             '; '.join(bad + ([f'{reused} of {len(patches)} clean results reused'] if reused else [])))
     docs_rows(res, c)
+    p9_debug_row(res, c)
     cfiles = touched_c_files(c)
     if not cfiles:
         for n in ('sparse', 'W=1', 'coccicheck'):

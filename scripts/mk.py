@@ -586,7 +586,9 @@ def step_boot(guest_cmd, name, timeout=None, cpus=2, qemu_opts=None, append=(), 
            '--force-9p', '--verbose', '--append', 'root=/dev/root',
            '--rwdir', f'/tmp/results={out}', '--cwd', ROOT,
            '--append', 'panic=-1', '--append', 'oops=panic',
-           '--append', 'softlockup_panic=1', '--append', 'hung_task_panic=1']
+           '--append', 'softlockup_panic=1', '--append', 'hung_task_panic=1',
+           # The tp_printk iterator, off after boot, for trace_events.sh.
+           '--append', 'tp_printk', '--append', 'tp_printk_stop_on_boot']
     for a in append:
         cmd += ['--append', a]
     if os.environ.get('VM_ACCEL', 'tcg') != 'kvm':

@@ -678,16 +678,27 @@ static unsigned int tm_field_size(enum marker_arg_type type)
 
 /* --- output ------------------------------------------------------------ */
 
-/* Print field @a of @rec with the site's conversion. */
+/*
+ * The bytes of the record at iter->ent that its output may read.  A
+ * reader of a ring buffer has the record's size; tp_printk's iterator
+ * (output_printk()) has none, and prints the record that this event's
+ * probe has just written, which is whole.
+ */
+static unsigned int tm_rec_size(const struct trace_iterator *iter)
+{
+	return iter->ent_size ? iter->ent_size : UINT_MAX;
+}
+
+/* Print field @a of @rec, @size bytes, with the site's conversion. */
 static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
-			 const void *rec)
+			 const void *rec, unsigned int size)
 {
 	const void *p = rec + a->offset;
 	char c[2] = {};
 	u32 loc, off, len;
 
 	/* A record shorter than its event's layout is not read past. */
-	if (a->offset + tm_field_size(a->type) > iter->ent_size) {
+	if (a->offset + tm_field_size(a->type) > size) {
 		trace_seq_puts(&iter->seq, "(bad)");
 		return;
 	}
@@ -727,7 +738,7 @@ static void tm_print_arg(struct trace_iterator *iter, const struct tm_arg *a,
 		loc = *(u32 *)p;
 		off = loc & 0xffff;
 		len = loc >> 16;
-		if (!len || off + len > iter->ent_size ||
+		if (!len || off + len > size ||
 		    ((const char *)rec)[off + len - 1])
 			trace_seq_puts(&iter->seq, "(bad)");
 		else
@@ -754,7 +765,7 @@ static enum print_line_t tm_output(struct trace_iterator *iter, int flags,
 		const struct tm_arg *a = &ev->args[i];
 
 		trace_seq_putmem(&iter->seq, ev->text + pos, a->text - pos);
-		tm_print_arg(iter, a, iter->ent);
+		tm_print_arg(iter, a, iter->ent, tm_rec_size(iter));
 		pos = a->text;
 	}
 	trace_seq_puts(&iter->seq, ev->text + pos);

@@ -14,7 +14,7 @@
 #define P9_VIRTIO_KICKED_FMT		"tag=%u"
 #define P9_VIRTIO_DONE_FMT		"tag=%u len=%u"
 
-#if defined(CONFIG_NET_9P_DEBUG) && defined(CONFIG_MARKERS)
+#ifdef CONFIG_NET_9P_DEBUG
 void p9_trans_debug(bool on);
 #else
 static inline void p9_trans_debug(bool on)

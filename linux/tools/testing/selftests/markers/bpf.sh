@@ -54,10 +54,13 @@ load marker-decode
 TMP=$(mktemp -d)
 trap cleanup EXIT
 
-ktap_set_plan 5
+ktap_set_plan 7
 
 if [ ! -x "$DIR/marker_bpf" ] || [ ! -e "$DIR/marker_bpf.bpf.o" ]; then
-	ktap_test_skip "libbpf program on marker events (not built: needs clang and libbpf)"
+	for t in "programs on marker events" "a marker without arguments" \
+		"reading past a marker without arguments"; do
+		ktap_test_skip "libbpf $t (not built: needs clang and libbpf)"
+	done
 else
 	test_libbpf() {
 		"$DIR/marker_bpf" "$DIR/marker_bpf.bpf.o" $DECODE 3 > "$TMP/bpf.txt" 2>&1
@@ -78,6 +81,29 @@ z 33"
 	}
 	ktap_test_result "libbpf: tracepoint programs on marker events, every hit, exact fields" \
 		test_libbpf
+
+	# subsys_mark4 has no arguments: its record is the common fields,
+	# which perf's size check for tracepoint programs must see as such.
+	test_noargs() {
+		"$DIR/marker_bpf" "$DIR/marker_noargs.bpf.o" $EXAMPLE 3 \
+			> "$TMP/noargs.txt" 2>&1
+		sed 's/^/# /' "$TMP/noargs.txt"
+		has "$TMP/noargs.txt" '^hits 3$'
+	}
+	ktap_test_result "libbpf: no-argument marker, a program reading no field, every hit" \
+		test_noargs
+
+	test_noargs_past() {
+		if "$DIR/marker_bpf" "$DIR/marker_noargs_past.bpf.o" $EXAMPLE 1 \
+			> "$TMP/past.txt" 2>&1; then
+			echo "# marker_noargs_past.bpf.o attached"
+			return 1
+		fi
+		sed 's/^/# /' "$TMP/past.txt"
+		has "$TMP/past.txt" '^attach tracepoint/markers/subsys_mark4: Permission denied$'
+	}
+	ktap_test_result "libbpf: no-argument marker, a program reading past it: EACCES" \
+		test_noargs_past
 fi
 
 BPFTRACE=$(command -v bpftrace)

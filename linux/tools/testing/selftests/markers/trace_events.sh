@@ -75,7 +75,7 @@ TMP=$(mktemp -d)
 trap cleanup EXIT
 reset_tracing
 
-ktap_set_plan 15
+ktap_set_plan 16
 
 test_files() {
 	local f
@@ -330,6 +330,30 @@ test_glob_many_quiet() {
 }
 ktap_test_result "markers_enable: 512 markers, one static key batch each way" \
 	test_glob_many_quiet
+
+# tp_printk: the kernel prints each event as it is recorded, with the
+# iterator tracing_init() allocates when booted with tp_printk
+# (tp_printk_stop_on_boot leaves it unused until the sysctl turns it on).
+TP_PRINTK=/proc/sys/kernel/tracepoint_printk
+if ! { echo 1 > $TP_PRINTK && [ "$(cat $TP_PRINTK)" = 1 ]; } 2>/dev/null; then
+	ktap_test_skip "tp_printk prints marker fields (kernel booted without tp_printk)"
+else
+	test_tp_printk() {
+		echo "markers_selftest: tp_printk start" > /dev/kmsg
+		echo 1 > $EV/subsys_mark2/enable
+		echo 1 > $EV/subsys_mark3/enable
+		hit 42
+		echo 0 > $EV/subsys_mark2/enable
+		echo 0 > $EV/subsys_mark3/enable
+		dmesg | sed -n '/markers_selftest: tp_printk start/,$p' |
+			grep subsys_mark > "$TMP/printk.txt"
+		sed 's/^/# /' "$TMP/printk.txt"
+		has "$TMP/printk.txt" ' subsys_mark3: reads=[0-9]+ count=2a$' &&
+		has "$TMP/printk.txt" ' subsys_mark2: comm=dd$'
+	}
+	ktap_test_result "tp_printk prints marker fields" test_tp_printk
+	echo 0 > $TP_PRINTK
+fi
 
 if ! command -v trace-cmd >/dev/null; then
 	ktap_test_skip "trace-cmd record/report (trace-cmd not installed)"
