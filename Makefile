@@ -12,6 +12,8 @@
 #   make test-debug    make test on a lockdep/KASAN/KFENCE debug kernel
 #   make fault-sweep   each allocation of the series' operations failed in turn (fail-nth),
 #                      on the test-debug kernel (hours; outside CI)
+#   make fault-sweep-full  the same on a lighter debug kernel without KASAN
+#                      (configs/debug-sweep.config, build-sweep/), for full sweeps
 #   make kcsan         the storms on a KCSAN kernel, after kcsan_test (outside CI)
 #   make build-matrix  i386, arm64 (KUnit boot), clang, config variants
 #   make distro-test   the tests on Debian's own configs, every row in turn:
@@ -29,7 +31,7 @@ MK := $(PYTHON) scripts/mk.py
 export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
 
 .PHONY: run test test-debug check series series-check bench docs-check clean distclean harness-test results \
-	fault-sweep kcsan build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug \
+	fault-sweep fault-sweep-full kcsan build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug \
 	distro-bench
 
 run test test-debug check series series-check bench docs-check:
@@ -46,6 +48,9 @@ distro-bench:
 
 fault-sweep:
 	@$(PYTHON) scripts/debug.py sweep
+
+fault-sweep-full:
+	@$(PYTHON) scripts/debug.py sweep-full
 
 kcsan:
 	@$(PYTHON) scripts/debug.py kcsan

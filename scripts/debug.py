@@ -29,7 +29,9 @@ import bases  # noqa: E402
 
 # mk reads B and JOBS at import time.  make kcsan builds a kernel of its
 # own (KCSAN and KASAN exclude each other).
-KIND = 'kcsan' if sys.argv[1:] == ['kcsan'] else 'debug'
+# make fault-sweep-full builds the lighter sweep kernel of
+# configs/debug-sweep.config (no KASAN) in build-sweep/.
+KIND = {'kcsan': 'kcsan', 'sweep-full': 'sweep'}.get(' '.join(sys.argv[1:]), 'debug')
 os.environ['B'] = os.path.abspath(os.environ.get('B') or
                                   bases.default_build_dir(KIND))
 os.environ.setdefault('JOBS', str(min(2, os.cpu_count() or 2)))
@@ -66,6 +68,9 @@ DEBUG_PATTERNS = (
     r'DEBUG_LOCKS_WARN_ON',
     r'ODEBUG: ',
     r'list_(add|del) corruption',
+    # SLUB's own debugging (configs/debug-sweep.config): "BUG kmalloc-64
+    # (Not tainted): Poison overwritten" and the like
+    r'BUG \S+ \((?:Not t|T)ainted[^)]*\): [^\n]*',
 )
 
 
@@ -150,11 +155,12 @@ def debug_rows(part):
     return res
 
 
-def prepare_debug():
-    """The debug kernel and kselftests built; the base's version."""
+def prepare_debug(fragment='debug.config'):
+    """The debug kernel (configs/<fragment>) and kselftests built; the
+    base's version."""
     mk.step_deps()
     version = mk.step_tree()
-    mk.step_config(extra=('debug.config',))
+    mk.step_config(extra=(fragment,))
     mk.step_build()
     return version
 
@@ -195,10 +201,10 @@ def job_test_debug():
     return 1 if res.failed() else 0
 
 
-def job_fault_sweep():
+def job_fault_sweep(fragment='debug.config'):
     t0 = time.time()
     res = mk.Results()
-    version = prepare_debug()
+    version = prepare_debug(fragment)
     done = mk.run_lanes([(f'guest {p.name}', lambda p=p: debug_rows(p)) for p in SWEEP_PARTS])
     for p in SWEEP_PARTS:
         res.extend(done[f'guest {p.name}'][0])
@@ -348,6 +354,8 @@ def main():
             return job_kcsan()
         if sys.argv[1:] == ['sweep']:
             return job_fault_sweep()
+        if sys.argv[1:] == ['sweep-full']:
+            return job_fault_sweep('debug-sweep.config')
         return job_test_debug()
     except mk.HarnessError as e:
         print(f'[debug] error: {e}', file=sys.stderr)
