@@ -225,7 +225,8 @@ static bool marker_text_ok(const char *fmt)
  * the '+' and ' ' flags, printk pointer extensions, every other
  * conversion, text other than printable ASCII, tabs and newlines, and
  * field names (see marker_field_name()) longer than MARKER_NAME_MAX,
- * starting with "common_" or used twice.
+ * starting with "common_", named "hitcount" (which hist triggers take as
+ * their own count, before any field) or used twice.
  *
  * Context: Any.
  * Return: the number of arguments, -EINVAL for a malformed or unsupported
@@ -247,7 +248,8 @@ int marker_parse_format(const char *fmt, u8 *types, unsigned int max)
 		if (conv.name_len > MARKER_NAME_MAX)
 			return -EINVAL;
 		marker_field_name(&conv, nr, names[nr], sizeof(names[nr]));
-		if (str_has_prefix(names[nr], "common_"))
+		if (str_has_prefix(names[nr], "common_") ||
+		    !strcmp(names[nr], "hitcount"))
 			return -EINVAL;
 		for (i = 0; i < nr; i++)
 			if (!strcmp(names[i], names[nr]))

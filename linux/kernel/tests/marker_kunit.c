@@ -117,6 +117,7 @@ static const struct marker_parse_case marker_parse_cases[] = {
 	{ "name twice", "pid=%d pid=%d", -EINVAL },
 	{ "name of another field", "arg1=%d %d", -EINVAL },
 	{ "common_ name", "common_pid=%d", -EINVAL },
+	{ "hitcount name", "hitcount=%d", -EINVAL },
 	{ "name of 31", "abcdefghijklmnopqrstuvwxyz01234=%d", 1,
 	  { MARKER_ARG_S32 } },
 	{ "name of 32", "abcdefghijklmnopqrstuvwxyz012345=%d", -EINVAL },
