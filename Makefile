@@ -28,7 +28,7 @@
 
 PYTHON ?= python3
 MK := $(PYTHON) scripts/mk.py
-export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM NICE
+export BASE B KERNEL_SRC VM_ACCEL JOBS VM_TIMEOUT BACKPORT SERIES_FROM SERIES_ONLY NICE
 
 .PHONY: run test test-debug check series series-check bench docs-check clean distclean harness-test results \
 	fault-sweep fault-sweep-full kcsan build-matrix distro-test distro-test-cloud distro-test-rt distro-test-rt-debug \
