@@ -480,9 +480,9 @@ def _compile_warnings(c, name, flags, objs, pattern):
             os.unlink(os.path.join(c.OBJ, o))
         except OSError:
             pass
-    # -k: an object that fails to build (a base version against the
-    # series' headers, e.g. one whose declarations a patch moved, under
-    # CONFIG_WERROR) must not keep the others from being checked
+    # -k: an object that fails to build (a base version calling what a
+    # patch removed, e.g. 6.12's fault.c and trace_pagefault_enabled())
+    # must not keep the others from being checked
     rc = c.run(['make', '-k', '-C', c.SRC, f'O={c.OBJ}', f'CC={c.CC}', f'-j{c.JOBS}'] + flags
                + objs, logfile=logf, check=False)
     hits = [l for l in read(logf).split('\n') if re.search(pattern, l)]
