@@ -139,6 +139,36 @@ SWEEP_PARTS = [
     for c in ('static_keys', 'markers')
 ]
 
+# FAIL_NTH_LANES='<collection>:<from>-<to> ...' (to 0: the end) runs one
+# guest per word instead, each its own range, so that one long operation
+# (events/enable) is swept on both host cores at once, e.g.
+# FAIL_NTH_ONLY=events/enable
+# FAIL_NTH_LANES='static_keys:1-1900 static_keys:1901-0'.
+LANE = re.compile(r'(static_keys|markers):([1-9][0-9]*)-(0|[1-9][0-9]*)')
+
+
+def sweep_lanes(spec):
+    """The sweep's guests for FAIL_NTH_LANES <spec>; SWEEP_PARTS without
+    one.  A word that is not collection:from-to, or a range that ends
+    before it starts, is an error."""
+    if not (spec or '').split():
+        return SWEEP_PARTS
+    parts = []
+    for word in spec.split():
+        m = LANE.fullmatch(word)
+        if not m or (m[3] != '0' and int(m[3]) < int(m[2])):
+            raise SystemExit(f'FAIL_NTH_LANES: {word!r} is not <collection>:<from>-<to> '
+                             '(collection static_keys or markers, to 0 for the end)')
+        env = re.sub(r'FAIL_NTH_FROM=\S+ FAIL_NTH_TO=\S+ ',
+                     f'FAIL_NTH_FROM={m[2]} FAIL_NTH_TO={m[3]} ', SWEEP_ENV)
+        parts.append(mk.Part(f'sweep-{m[1].replace("_", "-")}-{m[2]}-{m[3]}',
+                             f'{m[1]}:fail_nth.sh', timeout=SWEEP_TIMEOUT, env=env,
+                             listed=('fprobe_module_callback',)))
+    names = [p.name for p in parts]
+    if len(set(names)) != len(names):
+        raise SystemExit(f'FAIL_NTH_LANES: a range given twice in {spec!r}')
+    return parts
+
 
 def debug_rows(part):
     """A part's rows, and one for the debug options' splats."""
@@ -204,9 +234,10 @@ def job_test_debug():
 def job_fault_sweep(fragment='debug.config'):
     t0 = time.time()
     res = mk.Results()
+    parts = sweep_lanes(os.environ.get('FAIL_NTH_LANES', ''))
     version = prepare_debug(fragment)
-    done = mk.run_lanes([(f'guest {p.name}', lambda p=p: debug_rows(p)) for p in SWEEP_PARTS])
-    for p in SWEEP_PARTS:
+    done = mk.run_lanes([(f'guest {p.name}', lambda p=p: debug_rows(p)) for p in parts])
+    for p in parts:
         res.extend(done[f'guest {p.name}'][0])
     mk.log(f'make fault-sweep on base Linux {version} took {time.time() - t0:.0f}s')
     print(res.summary())

@@ -293,6 +293,30 @@ class WarnTest(unittest.TestCase):
         self.assertEqual([p.listed for p in debug.SWEEP_PARTS], [(fprobe,), (fprobe,)])
         self.assertEqual([p.listed for p in debug.DEBUG_PARTS], [(), ()])
 
+    def test_sweep_lanes(self):
+        """FAIL_NTH_LANES: one guest per collection:from-to, its own
+        range in its environment; none given, the two usual guests; a
+        malformed word or a range given twice is an error."""
+        debug = import_debug()
+        self.assertIs(debug.sweep_lanes(''), debug.SWEEP_PARTS)
+        self.assertIs(debug.sweep_lanes('  '), debug.SWEEP_PARTS)
+        parts = debug.sweep_lanes('static_keys:1-1900 static_keys:1901-0 markers:5-9')
+        self.assertEqual([p.name for p in parts], ['sweep-static-keys-1-1900',
+                                                   'sweep-static-keys-1901-0',
+                                                   'sweep-markers-5-9'])
+        self.assertEqual([p.tests for p in parts], ['static_keys:fail_nth.sh'] * 2 +
+                         ['markers:fail_nth.sh'])
+        self.assertIn('FAIL_NTH_FROM=1901 FAIL_NTH_TO=0 ', parts[1].env)
+        self.assertIn('FAIL_NTH_FROM=5 FAIL_NTH_TO=9 ', parts[2].env)
+        self.assertEqual(parts[1].env.count('FAIL_NTH_FROM'), 1)
+        self.assertIn('FAIL_NTH_ONLY=', parts[0].env)
+        self.assertEqual(parts[0].listed, debug.SWEEP_PARTS[0].listed)
+        for bad in ('static_keys:0-5', 'static_keys:5-4', 'ftrace:1-2', 'markers:1',
+                    'markers:1-2x', 'markers:1-2 markers:1-2'):
+            with self.assertRaises(SystemExit, msg=bad) as e:
+                debug.sweep_lanes(bad)
+            self.assertIn('FAIL_NTH_LANES', str(e.exception))
+
     def test_part_listed(self):
         self.assertEqual(mk.Part('p', 't', 1).listed, ())
         self.assertEqual(mk.Part('p', 't', 1, listed=('fprobe_module_callback',)).listed,
