@@ -128,14 +128,21 @@ DEBUG_PARTS = [
 # as a skipped row, not counted as a failed clean run.
 # The two collections' sweeps run in two guests side by side, one per
 # host core, as test-debug's do.
-SWEEP_ENV = (f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
-             f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} '
-             f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} '
-             f'FAIL_NTH_FROM={int(os.environ.get("FAIL_NTH_FROM") or 1)} '
-             f'FAIL_NTH_TO={int(os.environ.get("FAIL_NTH_TO") or 0)} ')
+def sweep_part(collection, frm, to, suffix=''):
+    """The guest that runs <collection>'s fail_nth.sh on fault points
+    <frm> to <to> (0: the end)."""
+    env = (f'KSFT_TIMEOUT={SWEEP_TIMEOUT - 300} '
+           f'FAIL_NTH_MAX={int(os.environ.get("FAIL_NTH_MAX") or 0)} '
+           f'FAIL_NTH_ONLY={shlex.quote(os.environ.get("FAIL_NTH_ONLY", ""))} '
+           f'FAIL_NTH_FROM={frm} FAIL_NTH_TO={to} ')
+    return mk.Part(f'sweep-{collection.replace("_", "-")}{suffix}',
+                   f'{collection}:fail_nth.sh', timeout=SWEEP_TIMEOUT, env=env,
+                   listed=('fprobe_module_callback',))
+
+
 SWEEP_PARTS = [
-    mk.Part(f'sweep-{c.replace("_", "-")}', f'{c}:fail_nth.sh', timeout=SWEEP_TIMEOUT,
-            env=SWEEP_ENV, listed=('fprobe_module_callback',))
+    sweep_part(c, int(os.environ.get('FAIL_NTH_FROM') or 1),
+               int(os.environ.get('FAIL_NTH_TO') or 0))
     for c in ('static_keys', 'markers')
 ]
 
@@ -159,11 +166,7 @@ def sweep_lanes(spec):
         if not m or (m[3] != '0' and int(m[3]) < int(m[2])):
             raise SystemExit(f'FAIL_NTH_LANES: {word!r} is not <collection>:<from>-<to> '
                              '(collection static_keys or markers, to 0 for the end)')
-        env = re.sub(r'FAIL_NTH_FROM=\S+ FAIL_NTH_TO=\S+ ',
-                     f'FAIL_NTH_FROM={m[2]} FAIL_NTH_TO={m[3]} ', SWEEP_ENV)
-        parts.append(mk.Part(f'sweep-{m[1].replace("_", "-")}-{m[2]}-{m[3]}',
-                             f'{m[1]}:fail_nth.sh', timeout=SWEEP_TIMEOUT, env=env,
-                             listed=('fprobe_module_callback',)))
+        parts.append(sweep_part(m[1], m[2], m[3], f'-{m[2]}-{m[3]}'))
     names = [p.name for p in parts]
     if len(set(names)) != len(names):
         raise SystemExit(f'FAIL_NTH_LANES: a range given twice in {spec!r}')
