@@ -85,10 +85,23 @@ example_events() {
 		[ -d $T/events/markers/$m ] || return 1
 	done
 }
+# what example_events misses, and what the event core and the log say
+example_missing() {
+	local m
+
+	for m in $(awk '/owners=.*marker_example/ && !/ sites=0 / { print $1 }' \
+		   $FN_DEBUGFS/markers/list); do
+		[ -d $T/events/markers/$m ] && continue
+		echo "# no events/markers/$m/; in available_events:" \
+		     "$(grep -c "^markers:$m\$" $T/available_events)"
+	done
+	dmesg | tail -n 5 | sed 's/^/# dmesg: /'
+}
 # after a load: its events exist (maybe from the work item's retry)
 check_unload() {
 	if [ "$1" = ok ] && ! wait_for example_events; then
 		echo "# marker-example loaded without all its events"
+		example_missing
 		return 1
 	fi
 	unload_all
