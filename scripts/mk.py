@@ -838,9 +838,17 @@ def parse_kselftest(out, res, prefix='kselftest'):
                     continue
                 failed_alone += 1
             if skip and not why:
-                # ftracetest's UNSUPPORTED/UNTESTED: its "requires:" line
-                # names something this kernel config does not have.
-                why = 'requirement not met by this kernel config'
+                paren = re.search(r'\(([^()]+)\)\s*$', desc)
+                if coll == 'ftrace':
+                    # ftracetest's UNSUPPORTED/UNTESTED: its "requires:"
+                    # line names something this kernel config does not have.
+                    why = 'requirement not met by this kernel config'
+                elif paren:
+                    # a kselftest that says why in its description's last
+                    # parentheses, e.g. "... (not in FAIL_NTH_ONLY) # SKIP"
+                    why = paren.group(1)
+                else:
+                    why = 'skipped by the test, which gives no reason'
             res.add(f'{name}: {desc}', 'skip' if skip else ('ok' if st == 'ok' else 'fail'),
                     why if skip else '')
         if status is None:

@@ -123,6 +123,28 @@ ok 1 selftests: ftrace: ftracetest-ktap
             ])
             self.assertTrue(all(r[2] for r in res.rows if r[1] == 'skip'))
 
+    def test_kselftest_skip_reason_in_description(self):
+        """A static_keys or markers test's skip without text after SKIP
+        says why in its description's last parentheses; not as
+        ftracetest's kernel config requirement."""
+        tap = """TAP version 13
+1..1
+# selftests: static_keys: fail_nth.sh
+# TAP version 13
+# 1..2
+# ok 1 set_event glob irq_vectors:*: each allocation failed in turn (not in FAIL_NTH_ONLY) # SKIP
+# ok 2 nothing said # SKIP
+ok 1 selftests: static_keys: fail_nth.sh
+"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'kselftest.tap'), 'w') as f:
+                f.write(tap)
+            res = mk.Results()
+            mk.parse_kselftest(d, res)
+            self.assertEqual([(r[1], r[2]) for r in res.rows[:2]], [
+                ('skip', 'not in FAIL_NTH_ONLY'),
+                ('skip', 'skipped by the test, which gives no reason')])
+
     def test_ftracetest_rerun_alone(self):
         tap = """TAP version 13
 1..1
@@ -1198,7 +1220,7 @@ class FailNthLibTest(unittest.TestCase):
         write('1 1', '0 0')
         r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
                     '$FN_TMP/done > $FN_TMP/touched && cat $FN_TMP/touched && '
-                    'fn_keys | fn_filter untouched | cut -f1')
+                    'fn_keys "" untouched | cut -f1')
         self.assertEqual(r.stdout.splitlines(), ['arr', 'arr#2', 'mkey [mymod]',
                                                  'mkey#2 [mymod]'])
         write('1 1', '1 1')
@@ -1217,12 +1239,20 @@ class FailNthLibTest(unittest.TestCase):
         r = self.sh('{ echo other; fail_nth_keys; } | fn_filter')
         self.assertEqual(r.stdout.splitlines(),
                          ['other', 'key: __tracepoint_sys_enter\t0 0 false vmlinux 2 0'])
-        r = self.sh('fn_keys | fn_filter untouched')
+        r = self.sh('fn_keys "" untouched')
         self.assertEqual(len(r.stdout.splitlines()), 3)
         self.assertNotIn('sys_enter', r.stdout)
+        r = self.sh('fn_keys "K " touched')
+        self.assertEqual(r.stdout, 'K __tracepoint_sys_enter\t0 0 false vmlinux 2 0\n')
+        # within a sweep, once the touched keys are known, fail_nth_keys
+        # lists only those
+        r = self.sh('FN_NARROW=touched fail_nth_keys')
+        self.assertEqual(r.stdout, 'key: __tracepoint_sys_enter\t0 0 false vmlinux 2 0\n')
 
-    def sweep(self, bug='', env=None):
-        """fail_nth_sweep of FN_OP: 3 fault points, the keys undone."""
+    def sweep(self, bug='', env=None, undo_bug=''):
+        """fail_nth_sweep of FN_OP: 3 fault points, the keys undone;
+        undo_bug 'other' or 'touched': the third undo (fault point 2)
+        also switches an untouched key off, or leaves foo on."""
         lib = os.path.join(self.d, 'lib.sh')
         with open(lib, 'w') as f:
             f.write(f'D="{self.d}/static_keys"\n'
@@ -1239,11 +1269,16 @@ class FailNthLibTest(unittest.TestCase):
         os.chmod(helper, 0o755)
         self.listing()
         return self.sh('state() { fail_nth_keys; }; undo() { . "$FN_T/lib.sh"; '
-                       f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; }}; '
+                       f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; '
+                       'undos=$((undos + 1)); [ $undos -eq 3 ] || return 0; '
+                       'case $FN_UNDO_BUG in '
+                       'other) sed -i "s/^sched_smt_present 1 1/sched_smt_present 0 0/" '
+                       f'"{self.d}/static_keys/keys" ;; '
+                       'touched) on foo ;; esac; }; undos=0; '
                        f'cp "{self.d}/static_keys/keys" "$FN_T/keys0"; '
                        'fail_nth_sweep op state undo : -- x',
-                       env=dict({'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug},
-                                **(env or {})))
+                       env=dict({'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug,
+                                 'FN_UNDO_BUG': undo_bug}, **(env or {})))
 
     def test_sweep(self):
         r = self.sweep()
@@ -1279,6 +1314,20 @@ class FailNthLibTest(unittest.TestCase):
             r = self.sweep(env={'FAIL_NTH_FROM': bad[0], 'FAIL_NTH_TO': bad[1]})
             self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn(why, r.stdout)
+
+    def test_sweep_undo_leaves_a_change(self):
+        """After an attempt's undo the touched keys must be as before the
+        sweep and the others as before the attempt."""
+        r = self.sweep(undo_bug='other')
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('# op: fault point 2 (err ENOMEM injected=1 points=2): a key it '
+                      'does not touch changed', r.stdout)
+        self.assertIn('# > sched_smt_present\t0 0 false vmlinux 1 0', r.stdout)
+        r = self.sweep(undo_bug='touched')
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('# op: fault point 2 (err ENOMEM injected=1 points=2): state differs '
+                      'afterwards', r.stdout)
+        self.assertIn('# > key: __tracepoint_foo [mymod]\t1 1 false mymod 1 0', r.stdout)
 
     def test_sweep_half_switched(self):
         r = self.sweep(bug='1')

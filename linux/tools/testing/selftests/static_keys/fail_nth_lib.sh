@@ -72,38 +72,59 @@ fail_nth_setup() {
 
 # fail_nth_keys: the static keys, for the STATE function of a sweep, one
 # "key: NAME<tab>enabled count default owner sites mismatch" line per key;
-# fail_nth_sweep keeps only the keys its operation touches.
+# within fail_nth_sweep, once it knows them, only the keys its operation
+# touches.
 fail_nth_keys() {
-	fn_keys | sed 's/^/key: /'
+	fn_keys "key: " "$FN_NARROW"
 }
 
-# fn_keys: static_keys/keys as "NAME<tab>enabled count default owner
-# sites mismatch"; NAME is the key's symbol, "symbol [module]" in a
-# module.  Keys that share a symbol (an array of keys, a key inside a
-# structure) are listed in address order; the second and later get
-# "#2", "#3", ... after the symbol, so that each is compared on its own.
+# fn_keys [PREFIX [MODE]]: static_keys/keys as "PREFIXNAME<tab>enabled
+# count default owner sites mismatch"; NAME is the key's symbol,
+# "symbol [module]" in a module.  Keys that share a symbol (an array of
+# keys, a key inside a structure) are listed in address order; the
+# second and later get "#2", "#3", ... after the symbol, so that each is
+# compared on its own.  MODE "touched" lists only the keys named in
+# $FN_TMP/touched, "untouched" only the others.  Returns 3 when a key
+# has a site whose instruction does not match (its mismatch count).
+# One process: a sweep reads the keys several times per fault point,
+# and under TCG each process started costs about a second.
 fn_keys() {
-	awk '!/^#/ && NF >= 7 {
-		n = NF - 6; name = $1
-		for (i = 2; i <= n; i++)
-			name = name " " $i
-		if (++seen[name] > 1) {
-			name = $1 "#" seen[name]
+	awk -v pre="$1" -v mode="$2" -v list="$FN_TMP/touched" '
+		BEGIN {
+			if (mode != "")
+				while ((getline l < list) > 0)
+					t[l] = 1
+		}
+		!/^#/ && NF >= 7 {
+			n = NF - 6; name = $1
 			for (i = 2; i <= n; i++)
 				name = name " " $i
+			if (++seen[name] > 1) {
+				name = $1 "#" seen[name]
+				for (i = 2; i <= n; i++)
+					name = name " " $i
+			}
+			if ($NF != 0)
+				bad = 3
+			if ((mode == "touched" && !(name in t)) ||
+			    (mode == "untouched" && (name in t)))
+				next
+			v = $(n + 1)
+			for (i = n + 2; i <= NF; i++)
+				v = v " " $i
+			print pre name "\t" v
 		}
-		v = $(n + 1)
-		for (i = n + 2; i <= NF; i++)
-			v = v " " $i
-		print name "\t" v
-	}' $FN_DEBUGFS/static_keys/keys
+		END { exit bad }' $FN_DEBUGFS/static_keys/keys
 }
 
-# fn_snap FILE: write each key as "K NAME<tab>values" to FILE.
+# fn_snap FILE: write each key as "K NAME<tab>values" to FILE; fails
+# without keys, returns 3 when a key has a mismatch count.
 fn_snap() {
-	local keys
+	local rc=0
 
-	keys=$(fn_keys) && [ -n "$keys" ] && sed 's/^/K /' <<< "$keys" > "$1"
+	fn_keys "K " > "$1" || rc=$?
+	[ -s "$1" ] || return 1
+	return $rc
 }
 
 # fn_touched BEFORE PREPARED DONE: the names of the keys whose lines
@@ -120,13 +141,11 @@ fn_touched() {
 		}' "$@"
 }
 
-# fn_filter [untouched]: the output of a STATE function with the "key: "
-# lines of the keys not in $FN_TMP/touched left out, or with "untouched"
-# only those of fn_keys for the keys not in it.
+# fn_filter: the output of a STATE function with the "key: " lines of
+# the keys not in $FN_TMP/touched left out.
 fn_filter() {
-	awk -F'\t' -v mode="$1" -v list="$FN_TMP/touched" '
+	awk -F'\t' -v list="$FN_TMP/touched" '
 		BEGIN { while ((getline l < list) > 0) t[l] = 1 }
-		mode == "untouched" { if (!($1 in t)) print; next }
 		/^key: / && !(substr($1, 6) in t) { next }
 		{ print }'
 }
@@ -148,10 +167,15 @@ fn_half() {
 	local i
 
 	for i in 1 2 3; do
-		fn_snap "$FN_TMP/now" || return 1
+		fn_snap "$FN_TMP/now"
+		case $? in
+		0)	;;
 		# Each key's count is taken under jump_label_mutex, so even a
 		# passing mismatch is one: not retried.
-		fn_mismatch "$FN_TMP/now" || return 1
+		3)	fn_mismatch "$FN_TMP/now"
+			return 1 ;;
+		*)	return 1 ;;
+		esac
 		if fn_half_once "$1" > "$FN_TMP/half" &&
 		   { [ -z "$FN_HALF_EXTRA" ] || "$FN_HALF_EXTRA" "$1" >> "$FN_TMP/half"; }; then
 			return 0
@@ -294,6 +318,8 @@ fail_nth_sweep() {
 	local points=0 enomem=0 survived=0 bad=0 count step=1
 	local res errname injected i half=0 others others_after
 	local from=${FAIL_NTH_FROM:-1} to=${FAIL_NTH_TO:-0} range= ended=0
+	# fail_nth_keys in STATE: every key until the touched ones are known
+	local FN_NARROW=
 
 	shift 5
 	if [ -z "$FN_TMP" ] || [ ! -d "$FN_TMP" ]; then
@@ -345,6 +371,7 @@ fail_nth_sweep() {
 		return 1
 	fi
 	before=$(fn_filter <<< "$before")
+	FN_NARROW=touched
 	echo "# $name: $(grep -c . "$FN_TMP/touched") static keys touched"
 	# Runs differ a little (caches warm up); stop well past the count.
 	count=$max
@@ -354,6 +381,9 @@ fail_nth_sweep() {
 		echo "# $name: FAIL_NTH_MAX=$FAIL_NTH_MAX: every ${step}th of about $count points"
 	fi
 	[ -n "$range" ] && echo "# $name: FAIL_NTH_FROM, FAIL_NTH_TO: the points$range only"
+	# Each attempt checks that the untouched keys are as before it; the
+	# check of the one before it leaves them as here.
+	others=$(fn_keys "" untouched)
 	n=$((from - step))
 	while [ $n -lt $max ]; do
 		if [ "$to" -gt 0 ] && [ $((n + step)) -gt "$to" ]; then
@@ -361,7 +391,6 @@ fail_nth_sweep() {
 			break
 		fi
 		n=$((n + step))
-		others=$(fn_keys | fn_filter untouched)
 		$prepare
 		line=$("$FN_HELPER" $n "$@")
 		if [ -z "$line" ]; then
@@ -389,9 +418,9 @@ fail_nth_sweep() {
 		*)		echo "# $name: fault point $n: $line"; bad=$((bad + 1)) ;;
 		esac
 		# A work item may finish the update (a retry after ENOMEM).
-		for i in $(seq 50); do
-			after=$($state | fn_filter)
-			others_after=$(fn_keys | fn_filter untouched)
+		for ((i = 0; i < 50; i++)); do
+			after=$($state)
+			others_after=$(fn_keys "" untouched)
 			[ "$after" = "$before" ] && [ "$others_after" = "$others" ] && break
 			sleep 0.1
 		done
