@@ -1126,7 +1126,7 @@ class FailNthLibTest(unittest.TestCase):
                          .returncode, 0)
         self.listing(done, 'raw_syscalls:sys_enter\nmymod:foo\n', sh=sh)
         r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
-                    '$FN_TMP/done > $FN_TMP/touched && sort $FN_TMP/touched')
+                    '$FN_TMP/done && sort $FN_TMP/touched')
         names = {'sw': '__tracepoint_sys_enter', 'foo': '__tracepoint_foo [mymod]',
                  'sh': 'shared_key'}
         self.assertEqual(r.stdout.splitlines(), sorted(names[k] for k in done))
@@ -1166,10 +1166,18 @@ class FailNthLibTest(unittest.TestCase):
             '  syscall_enter+0x30/0x200 0 ? __tracepoint_sys_enter'])
 
     def test_module_site_not_patched(self):
+        """A module's key is named with its module, and so are its sites."""
         self.reference()
         self.listing(('foo',), '', mismatch={'foo': 1})
+        with open(os.path.join(self.d, 'static_keys', 'sites'), 'w') as f:
+            f.write('# address size insn key\n'
+                    'foo_fn+0x10/0x80 [mymod] 0 ? __tracepoint_foo [mymod]\n'
+                    'syscall_enter+0x10/0x200 5 jmp __tracepoint_sys_enter\n')
         r = self.half('err')
-        self.assertIn('key __tracepoint_foo [mymod]: enabled 1, 1 of 1 sites', r.stdout)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.splitlines(), [
+            'key __tracepoint_foo [mymod]: enabled 1, 1 of 1 sites not patched to match',
+            '  foo_fn+0x10/0x80 [mymod] 0 ? __tracepoint_foo [mymod]'])
 
     def test_site_patched_key_unchanged(self):
         """A key no operation touched is checked too."""
@@ -1219,7 +1227,7 @@ class FailNthLibTest(unittest.TestCase):
                          .returncode, 0)
         write('1 1', '0 0')
         r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
-                    '$FN_TMP/done > $FN_TMP/touched && cat $FN_TMP/touched && '
+                    '$FN_TMP/done && cat $FN_TMP/touched && '
                     'fn_keys "" untouched | cut -f1')
         self.assertEqual(r.stdout.splitlines(), ['arr', 'arr#2', 'mkey [mymod]',
                                                  'mkey#2 [mymod]'])
@@ -1249,7 +1257,7 @@ class FailNthLibTest(unittest.TestCase):
         r = self.sh('FN_NARROW=touched fail_nth_keys')
         self.assertEqual(r.stdout, 'key: __tracepoint_sys_enter\t0 0 false vmlinux 2 0\n')
 
-    def sweep(self, bug='', env=None, undo_bug=''):
+    def sweep(self, bug='', env=None, undo_bug='', state='fail_nth_keys'):
         """fail_nth_sweep of FN_OP: 3 fault points, the keys undone;
         undo_bug 'other' or 'touched': the third undo (fault point 2)
         also switches an untouched key off, or leaves foo on."""
@@ -1268,13 +1276,18 @@ class FailNthLibTest(unittest.TestCase):
             f.write(FN_OP)
         os.chmod(helper, 0o755)
         self.listing()
-        return self.sh('state() { fail_nth_keys; }; undo() { . "$FN_T/lib.sh"; '
+        with open(os.path.join(self.d, 'static_keys', 'keys'), 'a') as f:
+            f.write('zz_key 0 0 false vmlinux 1 0\n')
+        return self.sh(f'state() {{ {state}; }}; ' 'undo() { . "$FN_T/lib.sh"; '
                        f'cp "$FN_T/keys0" "{self.d}/static_keys/keys"; '
                        'undos=$((undos + 1)); [ $undos -eq 3 ] || return 0; '
                        'case $FN_UNDO_BUG in '
                        'other) sed -i "s/^sched_smt_present 1 1/sched_smt_present 0 0/" '
                        f'"{self.d}/static_keys/keys" ;; '
-                       'touched) on foo ;; esac; }; undos=0; '
+                       'touched) on foo ;; '
+                       'reorder) sed -i "/^sched_smt/{h;d}; /^zz_key/G" '
+                       f'"{self.d}/static_keys/keys" ;; '
+                       f'gone) rm "{self.d}/static_keys/keys" ;; esac; }}; undos=0; '
                        f'cp "{self.d}/static_keys/keys" "$FN_T/keys0"; '
                        'fail_nth_sweep op state undo : -- x',
                        env=dict({'FN_T': self.d, 'FN_HELPER': helper, 'FN_BUG': bug,
@@ -1328,6 +1341,22 @@ class FailNthLibTest(unittest.TestCase):
         self.assertIn('# op: fault point 2 (err ENOMEM injected=1 points=2): state differs '
                       'afterwards', r.stdout)
         self.assertIn('# > key: __tracepoint_foo [mymod]\t1 1 false mymod 1 0', r.stdout)
+        # A STATE without fail_nth_keys: the untouched keys are still read.
+        r = self.sweep(undo_bug='other', state=':')
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('# op: fault point 2 (err ENOMEM injected=1 points=2): a key it '
+                      'does not touch changed', r.stdout)
+        self.assertIn('# < sched_smt_present\t1 1 false vmlinux 1 0', r.stdout)
+        r = self.sweep(state=':')
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # The same keys in another order; a listing that cannot be read.
+        for bug, state, diff in (('reorder', 'fail_nth_keys', '< sched_smt_present\t1 1'),
+                                 ('gone', ':', 'static_keys/keys not read')):
+            r = self.sweep(undo_bug=bug, state=state)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn('# op: fault point 2 (err ENOMEM injected=1 points=2): a key it '
+                          'does not touch changed', r.stdout)
+            self.assertIn('# ' + diff, r.stdout)
 
     def test_sweep_half_switched(self):
         r = self.sweep(bug='1')

@@ -51,11 +51,17 @@ mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS
 modprobe test_dynamic_debug 2>/dev/null
 ktap_set_plan 7
 
+# Runs after each attempt: bash's own reads where they do, as each
+# process started costs about a second under TCG.
 state() {
-	cat $TRACEFS/set_event
+	local l ev
+
+	mapfile -t ev < $TRACEFS/set_event
+	[ ${#ev[@]} -eq 0 ] || printf '%s\n' "${ev[@]}"
 	fail_nth_keys
 	grep test_dynamic_debug $DDCTL 2>/dev/null
-	grep -s . /sys/module/$HOLD/parameters/state
+	[ -r /sys/module/$HOLD/parameters/state ] &&
+		read -r l < /sys/module/$HOLD/parameters/state && echo "$l"
 }
 
 # The first enable expands the ring buffers once: not part of the sweep.

@@ -73,27 +73,40 @@ fail_nth_setup() {
 # fail_nth_keys: the static keys, for the STATE function of a sweep, one
 # "key: NAME<tab>enabled count default owner sites mismatch" line per key;
 # within fail_nth_sweep, once it knows them, only the keys its operation
-# touches.
+# touches, the others compared in the same read (fn_keys's OTHERS).
 fail_nth_keys() {
-	fn_keys "key: " "$FN_NARROW"
+	fn_keys "key: " "$FN_NARROW" ${FN_NARROW:+"$FN_TMP/others"}
 }
 
-# fn_keys [PREFIX [MODE]]: static_keys/keys as "PREFIXNAME<tab>enabled
-# count default owner sites mismatch"; NAME is the key's symbol,
-# "symbol [module]" in a module.  Keys that share a symbol (an array of
-# keys, a key inside a structure) are listed in address order; the
-# second and later get "#2", "#3", ... after the symbol, so that each is
-# compared on its own.  MODE "touched" lists only the keys named in
-# $FN_TMP/touched, "untouched" only the others.  Returns 3 when a key
-# has a site whose instruction does not match (its mismatch count).
-# One process: a sweep reads the keys several times per fault point,
-# and under TCG each process started costs about a second.
+# fn_keys [PREFIX [MODE [OTHERS]]]: static_keys/keys as
+# "PREFIXNAME<tab>enabled count default owner sites mismatch"; NAME is
+# the key's symbol, "symbol [module]" in a module.  Keys that share a
+# symbol (an array of keys, a key inside a structure) are listed in
+# address order; the second and later get "#2", "#3", ... after the
+# symbol, so that each is compared on its own.  MODE "touched" lists
+# only the keys named in $FN_TMP/touched, "untouched" only the others.
+# With OTHERS (a file of the untouched keys as "NAME<tab>values"), MODE
+# "touched" also compares the untouched keys with it, line by line, and
+# writes what differs to OTHERS.diff ("< " as in OTHERS, "> " as now;
+# empty only when the listing was read and nothing differs).  Returns 3
+# when a key has a site whose instruction does not match (its mismatch
+# count).
+# One process and one read of the listing: a sweep reads the keys
+# several times per fault point, under TCG each process started costs
+# about a second, and each read of the listing reads every site.
 fn_keys() {
-	awk -v pre="$1" -v mode="$2" -v list="$FN_TMP/touched" '
+	awk -v pre="$1" -v mode="$2" -v list="$FN_TMP/touched" -v others="$3" '
 		BEGIN {
 			if (mode != "")
 				while ((getline l < list) > 0)
 					t[l] = 1
+			if (others != "") {
+				while ((getline l < others) > 0)
+					o[++no] = l
+				# left as is if awk stops before END
+				diff = others ".diff"
+				print "static_keys/keys not read" > diff
+			}
 		}
 		!/^#/ && NF >= 7 {
 			n = NF - 6; name = $1
@@ -106,15 +119,29 @@ fn_keys() {
 			}
 			if ($NF != 0)
 				bad = 3
-			if ((mode == "touched" && !(name in t)) ||
-			    (mode == "untouched" && (name in t)))
-				next
 			v = $(n + 1)
 			for (i = n + 2; i <= NF; i++)
 				v = v " " $i
+			if (mode == "touched" && !(name in t)) {
+				if (others != "" && o[++j] != name "\t" v)
+					d[++nd] = (j <= no ? "< " o[j] "\n" : "") "> " name "\t" v
+				next
+			}
+			if (mode == "untouched" && (name in t))
+				next
 			print pre name "\t" v
 		}
-		END { exit bad }' $FN_DEBUGFS/static_keys/keys
+		END {
+			if (others != "") {
+				close(diff)
+				printf "" > diff
+				for (i = 1; i <= nd; i++)
+					print d[i] > diff
+				while (++j <= no)
+					print "< " o[j] > diff
+			}
+			exit bad
+		}' $FN_DEBUGFS/static_keys/keys
 }
 
 # fn_snap FILE: write each key as "K NAME<tab>values" to FILE; fails
@@ -127,17 +154,30 @@ fn_snap() {
 	return $rc
 }
 
-# fn_touched BEFORE PREPARED DONE: the names of the keys whose lines
-# differ between the three snapshots, one per line.
+# fn_touched BEFORE PREPARED DONE: write the names of the keys whose
+# lines differ between the three snapshots to $FN_TMP/touched, one per
+# line, and their "enabled" values in PREPARED (before the operation)
+# and DONE (after its unfaulted run) to $FN_TMP/ref for fn_half.
 fn_touched() {
-	awk -F'\t' '/^K / {
+	awk -F'\t' -v touched="$FN_TMP/touched" -v ref="$FN_TMP/ref" '
+		/^K / {
 			f = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : 3
 			v[f, $1] = v[f, $1] "|" $2; k[$1] = 1
+			split($2, a, " ")
+			en[f, $1] = a[1]
 		}
 		END {
-			for (n in k)
-				if (v[1, n] != v[2, n] || v[2, n] != v[3, n])
-					print substr(n, 3)
+			printf "" > touched
+			printf "" > ref
+			for (n in k) {
+				if (v[1, n] == v[2, n] && v[2, n] == v[3, n])
+					continue
+				print substr(n, 3) > touched
+				print "T\t" substr(n, 3) > ref
+				for (f = 2; f <= 3; f++)
+					if ((f, n) in en)
+						print f "\t" substr(n, 3) "\t" en[f, n] > ref
+			}
 		}' "$@"
 }
 
@@ -150,8 +190,9 @@ fn_filter() {
 		{ print }'
 }
 
-# fn_half RESULT: compare a snapshot of now with $FN_TMP/prepared
-# (before the operation) and $FN_TMP/done (after its unfaulted run):
+# fn_half RESULT: compare static_keys/keys now with the touched keys'
+# states before the operation and after its unfaulted run ($FN_TMP/ref,
+# fn_touched):
 # - no key has a site whose instruction is not the one the key's state
 #   selects (its "mismatch" count, which reads each site's bytes);
 # - a key of $FN_TMP/touched is there and enabled as before the
@@ -161,65 +202,86 @@ fn_filter() {
 #   has it on.
 # - the caller's own check, if it sets FN_HALF_EXTRA to a function that
 #   takes RESULT, prints what is wrong and fails.
-# Names what is not so.  The snapshot is not atomic: retried before
-# giving up, except for a mismatch count.
+# Names what is not so.  The listing is not read atomically: retried
+# before giving up, except for a mismatch count.
 fn_half() {
 	local i
 
 	for i in 1 2 3; do
-		fn_snap "$FN_TMP/now"
+		fn_half_once "$1" > "$FN_TMP/half"
 		case $? in
-		0)	;;
+		0)	if [ -z "$FN_HALF_EXTRA" ] || "$FN_HALF_EXTRA" "$1" >> "$FN_TMP/half"; then
+				return 0
+			fi ;;
 		# Each key's count is taken under jump_label_mutex, so even a
 		# passing mismatch is one: not retried.
-		3)	fn_mismatch "$FN_TMP/now"
+		3)	cat "$FN_TMP/half"
+			fn_sites < "$FN_TMP/mismatch"
 			return 1 ;;
-		*)	return 1 ;;
 		esac
-		if fn_half_once "$1" > "$FN_TMP/half" &&
-		   { [ -z "$FN_HALF_EXTRA" ] || "$FN_HALF_EXTRA" "$1" >> "$FN_TMP/half"; }; then
-			return 0
-		fi
 		sleep 0.2
 	done
 	cat "$FN_TMP/half"
 	return 1
 }
 
-# fn_mismatch SNAPSHOT: no key of SNAPSHOT has a mismatch count, or name
-# those that have and list their sites
-fn_mismatch() {
+# fn_sites: the sites (static_keys/sites) of the key symbols on stdin,
+# at most 8 each
+fn_sites() {
 	local k
 
-	awk -F'\t' '/^K / {
-		split($2, a, " ")
-		if (a[6] != 0) {
-			k = substr($1, 3)
-			sub(/#[0-9]+/, "", k)
-			print k > "/dev/stderr"
-			print "key " substr($1, 3) ": enabled " a[1] ", " a[6] " of " \
-			      a[5] " sites not patched to match"
-		}
-	}' "$1" 2> "$FN_TMP/mismatch"
-	[ -s "$FN_TMP/mismatch" ] || return 0
 	while read -r k; do
 		awk -v k=" $k" 'substr($0, length($0) - length(k) + 1) == k' \
 			$FN_DEBUGFS/static_keys/sites 2>/dev/null | head -n 8 | sed 's/^/  /'
-	done < <(awk '!seen[$0]++' "$FN_TMP/mismatch")
-	return 1
+	done
 }
 
+# fn_half_once RESULT: one read of static_keys/keys for fn_half.  Exits 3
+# with the keys that have a mismatch count named (their symbols, once
+# each, in $FN_TMP/mismatch), 1 with what else is wrong, 2 without a
+# listing.
 fn_half_once() {
 	local set_event=$FN_SET_EVENT
 
 	[ -r "$set_event" ] || set_event=/dev/null
-	awk -F'\t' -v res="$1" '
-		{
-			for (f = 1; f < ARGC && FILENAME != ARGV[f]; f++)
-				;
+	awk -F'\t' -v res="$1" -v mismatch="$FN_TMP/mismatch" '
+		FILENAME == ARGV[1] {
+			if ($1 == "T")
+				t[$2] = 1
+			else {
+				has[$1, $2] = 1; en[$1, $2] = $3
+			}
+			next
 		}
-		f == 1 { t[$0] = 1; next }
-		f == 5 {
+		FILENAME == ARGV[2] {
+			na = split($0, a, " ")
+			if (a[1] ~ /^#/ || na < 7)
+				next
+			keys++
+			m = na - 6; sym = a[1]
+			for (i = 2; i <= m; i++)
+				sym = sym " " a[i]
+			n = sym
+			if (++seen[sym] > 1) {
+				n = a[1] "#" seen[sym]
+				for (i = 2; i <= m; i++)
+					n = n " " a[i]
+			}
+			if (a[m + 6] != 0) {
+				if (!(sym in named))
+					print sym > mismatch
+				named[sym] = 1
+				bad = 3
+				print "key " n ": enabled " a[m + 1] ", " a[m + 6] " of " \
+				      a[m + 5] " sites not patched to match"
+			}
+			has[4, n] = 1; en[4, n] = a[m + 1]
+			kn = n; sub(/ \[.*\]$/, "", kn); sub(/#[0-9]+$/, "", kn)
+			on[kn] = on[kn] || a[m + 1] != 0
+			next
+		}
+		bad == 3 { next }
+		{
 			ev = $0; sub(/^[^:]*:/, "", ev)
 			sub(/^sys_enter_.*/, "sys_enter", ev)
 			sub(/^sys_exit_.*/, "sys_exit", ev)
@@ -227,23 +289,18 @@ fn_half_once() {
 				print "event " $0 " listed, its tracepoint key off"
 				bad = 1
 			}
-			next
-		}
-		/^K / {
-			n = substr($1, 3); split($2, a, " ")
-			has[f, n] = 1; en[f, n] = en[f, n] "|" a[1]
-			if (f == 4) {
-				kn = n; sub(/ \[.*\]$/, "", kn); sub(/#[0-9]+$/, "", kn)
-				on[kn] = on[kn] || a[1] != 0
-			}
 		}
 		function state(f, n) {
-			return has[f, n] ? "enabled" en[f, n] : "gone"
+			return has[f, n] ? "enabled " en[f, n] : "gone"
 		}
 		function as(f, n) {
 			return has[4, n] == has[f, n] && en[4, n] == en[f, n]
 		}
 		END {
+			if (!keys)
+				exit 2
+			if (bad == 3)
+				exit 3
 			for (n in t) {
 				if (res == "ok" && !as(3, n)) {
 					print "key " n " not as after the operation succeeded: " \
@@ -256,7 +313,7 @@ fn_half_once() {
 				}
 			}
 			exit bad
-		}' "$FN_TMP/touched" "$FN_TMP/prepared" "$FN_TMP/done" "$FN_TMP/now" "$set_event"
+		}' "$FN_TMP/ref" $FN_DEBUGFS/static_keys/keys "$set_event"
 }
 
 # fail_nth_test DESCRIPTION NAME STATE UNDO PREPARE -- OP ARG...: one
@@ -316,7 +373,7 @@ fail_nth_restore() {
 fail_nth_sweep() {
 	local name=$1 state=$2 undo=$3 prepare=$4 before after line n=0 max
 	local points=0 enomem=0 survived=0 bad=0 count step=1
-	local res errname injected i half=0 others others_after
+	local res errname injected i half=0 others_after
 	local from=${FAIL_NTH_FROM:-1} to=${FAIL_NTH_TO:-0} range= ended=0
 	# fail_nth_keys in STATE: every key until the touched ones are known
 	local FN_NARROW=
@@ -354,7 +411,7 @@ fail_nth_sweep() {
 	line=$("$FN_HELPER" 0 "$@")
 	res=${line%% *}
 	fn_snap "$FN_TMP/done"
-	fn_touched "$FN_TMP/before" "$FN_TMP/prepared" "$FN_TMP/done" > "$FN_TMP/touched"
+	fn_touched "$FN_TMP/before" "$FN_TMP/prepared" "$FN_TMP/done"
 	fn_half "$res" > "$FN_TMP/half.txt" || half=1
 	if ! $undo "$res"; then
 		echo "# $name: the undo of the run without a fault failed ($line)"
@@ -383,7 +440,7 @@ fail_nth_sweep() {
 	[ -n "$range" ] && echo "# $name: FAIL_NTH_FROM, FAIL_NTH_TO: the points$range only"
 	# Each attempt checks that the untouched keys are as before it; the
 	# check of the one before it leaves them as here.
-	others=$(fn_keys "" untouched)
+	fn_keys "" untouched > "$FN_TMP/others"
 	n=$((from - step))
 	while [ $n -lt $max ]; do
 		if [ "$to" -gt 0 ] && [ $((n + step)) -gt "$to" ]; then
@@ -418,10 +475,19 @@ fail_nth_sweep() {
 		*)		echo "# $name: fault point $n: $line"; bad=$((bad + 1)) ;;
 		esac
 		# A work item may finish the update (a retry after ENOMEM).
+		# fail_nth_keys in STATE compares the untouched keys in the
+		# same read of the listing; a STATE without it, here.
 		for ((i = 0; i < 50; i++)); do
+			echo unread > "$FN_TMP/others.diff"
 			after=$($state)
-			others_after=$(fn_keys "" untouched)
-			[ "$after" = "$before" ] && [ "$others_after" = "$others" ] && break
+			others_after=
+			read -r others_after < "$FN_TMP/others.diff"
+			if [ "$others_after" = unread ]; then
+				fn_keys "" touched "$FN_TMP/others" > /dev/null
+				others_after=
+				read -r others_after < "$FN_TMP/others.diff"
+			fi
+			[ "$after" = "$before" ] && [ -z "$others_after" ] && break
 			sleep 0.1
 		done
 		if [ "$after" != "$before" ]; then
@@ -429,9 +495,9 @@ fail_nth_sweep() {
 			diff <(echo "$before") <(echo "$after") | head -20 | sed 's/^/# /'
 			return 1
 		fi
-		if [ "$others_after" != "$others" ]; then
+		if [ -n "$others_after" ]; then
 			echo "# $name: fault point $n ($line): a key it does not touch changed"
-			diff <(echo "$others") <(echo "$others_after") | head -20 | sed 's/^/# /'
+			head -20 "$FN_TMP/others.diff" | sed 's/^/# /'
 			return 1
 		fi
 	done
