@@ -1122,10 +1122,10 @@ class FailNthLibTest(unittest.TestCase):
     def reference(self, done=('sw', 'foo', 'sh'), sh='1 4'):
         """before = prepared: every key off; done: those in done on."""
         self.listing()
-        self.assertEqual(self.sh('fn_snap $FN_TMP/before && fn_snap $FN_TMP/prepared')
-                         .returncode, 0)
+        self.assertEqual(self.sh('fn_snap $FN_TMP/before && fn_snap $FN_TMP/prepared && '
+                                 'fn_events $FN_TMP/prepared.events').returncode, 0)
         self.listing(done, 'raw_syscalls:sys_enter\nmymod:foo\n', sh=sh)
-        r = self.sh('fn_snap $FN_TMP/done && fn_touched $FN_TMP/before $FN_TMP/prepared '
+        r = self.sh('fn_snap $FN_TMP/done && fn_events $FN_TMP/done.events && fn_touched $FN_TMP/before $FN_TMP/prepared '
                     '$FN_TMP/done && sort $FN_TMP/touched')
         names = {'sw': '__tracepoint_sys_enter', 'foo': '__tracepoint_foo [mymod]',
                  'sh': 'shared_key'}
@@ -1194,6 +1194,25 @@ class FailNthLibTest(unittest.TestCase):
         r = self.half('err')
         self.assertIn('event syscalls:sys_enter_read listed, its tracepoint key off', r.stdout)
         self.assertIn('event mymod:foo listed, its tracepoint key off', r.stdout)
+
+    def test_event_set(self):
+        """A success lists exactly the events of the unfaulted run; a
+        failure only events listed before or after it."""
+        self.reference()
+        self.listing(('sw', 'foo', 'sh'), 'raw_syscalls:sys_enter\n', sh='1 4')
+        self.assertEqual(self.half('err').returncode, 0)
+        r = self.half('ok')
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.splitlines(), [
+            'the operation succeeded, 1 of the 2 events listed after its unfaulted run '
+            'not listed:', '  mymod:foo'])
+        self.listing(('sw', 'foo', 'sh'), 'raw_syscalls:sys_enter\nmymod:foo\nmymod:bar\n',
+                     sh='1 4')
+        for res in ('ok', 'err'):
+            r = self.half(res)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn('event mymod:bar listed, neither before nor after the operation',
+                          r.stdout)
 
     def test_extra_check(self):
         self.reference()

@@ -13,7 +13,8 @@
 # is not the one the key selects (the mismatch count of static_keys/keys),
 # and each key the operation touches is as before the operation or as
 # after it (as after it when it succeeded); each event set_event lists
-# has its tracepoint's key on.  After the undo, the
+# has its tracepoint's key on, and is one listed before or after the
+# operation (exactly those after it when it succeeded).  After the undo, the
 # keys the operation touches must be as before the sweep, and the
 # others as before the attempt.
 
@@ -154,6 +155,15 @@ fn_snap() {
 	return $rc
 }
 
+# fn_events FILE: what set_event lists, to FILE (empty without it)
+fn_events() {
+	if [ -r "$FN_SET_EVENT" ]; then
+		cat "$FN_SET_EVENT" > "$1"
+	else
+		: > "$1"
+	fi
+}
+
 # fn_touched BEFORE PREPARED DONE: write the names of the keys whose
 # lines differ between the three snapshots to $FN_TMP/touched, one per
 # line, and their "enabled" values in PREPARED (before the operation)
@@ -199,7 +209,12 @@ fn_filter() {
 #   operation or as after it, and as after it if RESULT is "ok";
 # - an event set_event lists whose tracepoint has a key
 #   (__tracepoint_<event>; sys_enter or sys_exit for the syscall events)
-#   has it on.
+#   has it on;
+# - set_event lists only events that it listed before the operation
+#   ($FN_TMP/prepared.events) or after its unfaulted run
+#   ($FN_TMP/done.events), and if RESULT is "ok" exactly those after:
+#   a success that left an event off is one (a syscall event's key is
+#   on for any of them);
 # - the caller's own check, if it sets FN_HALF_EXTRA to a function that
 #   takes RESULT, prints what is wrong and fails.
 # Names what is not so.  The listing is not read atomically: retried
@@ -241,11 +256,15 @@ fn_sites() {
 # each, in $FN_TMP/mismatch), 1 with what else is wrong, 2 without a
 # listing.
 fn_half_once() {
-	local set_event=$FN_SET_EVENT
+	local set_event=$FN_SET_EVENT evref=1
+	local prepared=$FN_TMP/prepared.events done=$FN_TMP/done.events
 
 	[ -r "$set_event" ] || set_event=/dev/null
-	awk -F'\t' -v res="$1" -v mismatch="$FN_TMP/mismatch" '
-		FILENAME == ARGV[1] {
+	if [ ! -r "$prepared" ] || [ ! -r "$done" ]; then
+		evref=0 prepared=/dev/null done=/dev/null
+	fi
+	awk -F'\t' -v res="$1" -v mismatch="$FN_TMP/mismatch" -v evref=$evref '
+		part == "ref" {
 			if ($1 == "T")
 				t[$2] = 1
 			else {
@@ -253,7 +272,7 @@ fn_half_once() {
 			}
 			next
 		}
-		FILENAME == ARGV[2] {
+		part == "keys" {
 			na = split($0, a, " ")
 			if (a[1] ~ /^#/ || na < 7)
 				next
@@ -280,8 +299,19 @@ fn_half_once() {
 			on[kn] = on[kn] || a[m + 1] != 0
 			next
 		}
+		part == "prepared" { ev1[$0] = 1; next }
+		part == "done" { if (!($0 in ev2)) n2++; ev2[$0] = 1; next }
 		bad == 3 { next }
 		{
+			if (evref && !($0 in ev1) && !($0 in ev2)) {
+				print "event " $0 " listed, neither before nor after the operation"
+				bad = 1
+			} else if (evref && res == "ok" && !($0 in ev2)) {
+				print "event " $0 " listed, not after the operation succeeded"
+				bad = 1
+			}
+			if ($0 in ev2 && !seen_ev[$0]++)
+				n4++
 			ev = $0; sub(/^[^:]*:/, "", ev)
 			sub(/^sys_enter_.*/, "sys_enter", ev)
 			sub(/^sys_exit_.*/, "sys_exit", ev)
@@ -301,6 +331,14 @@ fn_half_once() {
 				exit 2
 			if (bad == 3)
 				exit 3
+			if (evref && res == "ok" && n4 != n2) {
+				print "the operation succeeded, " n2 - n4 " of the " n2 \
+				      " events listed after its unfaulted run not listed:"
+				for (e in ev2)
+					if (!(e in seen_ev) && shown++ < 5)
+						print "  " e
+				bad = 1
+			}
 			for (n in t) {
 				if (res == "ok" && !as(3, n)) {
 					print "key " n " not as after the operation succeeded: " \
@@ -313,7 +351,9 @@ fn_half_once() {
 				}
 			}
 			exit bad
-		}' "$FN_TMP/ref" $FN_DEBUGFS/static_keys/keys "$set_event"
+		}' part=ref "$FN_TMP/ref" part=keys $FN_DEBUGFS/static_keys/keys \
+		part=prepared "$prepared" part=done "$done" \
+		part=now "$set_event"
 }
 
 # fail_nth_test DESCRIPTION NAME STATE UNDO PREPARE -- OP ARG...: one
@@ -408,9 +448,11 @@ fail_nth_sweep() {
 	fn_snap "$FN_TMP/before"
 	$prepare
 	fn_snap "$FN_TMP/prepared"
+	fn_events "$FN_TMP/prepared.events"
 	line=$("$FN_HELPER" 0 "$@")
 	res=${line%% *}
 	fn_snap "$FN_TMP/done"
+	fn_events "$FN_TMP/done.events"
 	fn_touched "$FN_TMP/before" "$FN_TMP/prepared" "$FN_TMP/done"
 	fn_half "$res" > "$FN_TMP/half.txt" || half=1
 	if ! $undo "$res"; then
