@@ -19,7 +19,7 @@
 #   make distro-test   the tests on Debian's own configs, every row in turn:
 #   make distro-test-cloud     cloud-amd64 (build-distro-cloud/)
 #   make distro-test-rt        rt-amd64, PREEMPT_RT (build-distro-rt/)
-#   make distro-test-rt-debug  rt-amd64 + configs/debug.config (build-distro-rt-debug/)
+#   make distro-test-rt-debug  rt-amd64 + configs/debug-rt.config (build-distro-rt-debug/)
 #   make distro-bench  make bench's guest on the cloud-amd64 row's kernel (build-distro-cloud/)
 #   make results       rewrite README.md's generated blocks from doc/results.json
 #

@@ -10,7 +10,7 @@ markers kselftests with test.sh:
 
   cloud     config.amd64_none_cloud-amd64
   rt        config.amd64_none_rt-amd64 (PREEMPT_RT)
-  rt-debug  config.amd64_none_rt-amd64 + configs/debug.config
+  rt-debug  config.amd64_none_rt-amd64 + configs/debug-rt.config
 
 The config: Debian's, with the module signing key options pointed at
 a key the build generates (set_options(), KEY_OPTIONS), olddefconfig
@@ -56,7 +56,9 @@ ROWS = {
     # bench.config: the two benchmark modules, for make distro-bench
     'cloud': Row('cloud-amd64', ('bench.config',), False),
     'rt': Row('rt-amd64', (), True),
-    'rt-debug': Row('rt-amd64', ('debug.config',), True),
+    # debug-rt.config: lockdep and the context checks, no KASAN (its
+    # comment says why)
+    'rt-debug': Row('rt-amd64', ('debug-rt.config',), True),
 }
 ORDER = list(ROWS)
 
@@ -398,9 +400,9 @@ HOTPLUG_TESTS = ('markers:stress.sh',)
 HOTPLUG_APPEND = ('spectre_v2=retpoline',)
 COLLECTIONS = ('static_keys', 'markers')
 
-# The rt-debug row (configs/debug.config: KASAN, lockdep, KFENCE, fault
-# injection, kmemleak) is several times slower under TCG, as make
-# test-debug's kernel is, so its guests follow make test-debug's
+# The rt-debug row (configs/debug-rt.config: lockdep, RCU, atomic-sleep
+# and object checks) is several times slower under TCG than the rt row,
+# as make test-debug's kernel is, so its guests follow make test-debug's
 # (scripts/debug.py): its timeouts (DEBUG_TIMEOUT, DEBUG_KSFT_TIMEOUT),
 # its split of the main guest (debug-2's kselftests, twice the
 # per-test time, in '-2'; KUnit and the rest in '-1') and two guests
@@ -410,6 +412,12 @@ COLLECTIONS = ('static_keys', 'markers')
 DebugSplit = collections.namedtuple('DebugSplit', 'timeout ksft_timeout heavy sweeps')
 
 Guest = collections.namedtuple('Guest', 'suffix tests append kunit timeout ksft_timeout')
+
+
+def is_debug_row(row):
+    """A row with a debug fragment (configs/debug*.config) takes the
+    DebugSplit."""
+    return any(e.startswith('debug') for e in row.extra)
 
 
 def debug_split(debug):
@@ -505,7 +513,7 @@ def guest_rows(name, row, config):
         installed = mk.read(os.path.join(mk.KSFT, 'kselftest-list.txt')).split()
     except OSError:
         installed = []
-    debug_row = 'debug.config' in row.extra
+    debug_row = is_debug_row(row)
     split = None
     if debug_row:
         import debug

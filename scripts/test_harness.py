@@ -787,6 +787,19 @@ class DistroConfigTest(unittest.TestCase):
         self.assertNotIn('retbleed=stuff', distro.HOTPLUG_APPEND)
         self.assertEqual(len(distro.guests(installed[:2])), 1)
 
+    def test_rt_debug_row(self):
+        """The rt-debug row: PREEMPT_RT with lockdep and the atomic-sleep
+        check, without KASAN, split as a debug row; the others are not."""
+        row = distro.ROWS['rt-debug']
+        self.assertTrue(row.rt)
+        text = ''.join(mk.read(os.path.join(distro.ROOT, 'configs', e)) for e in row.extra)
+        opts = dict(l.split('=', 1) for l in text.split('\n') if l.startswith('CONFIG_'))
+        for o in ('PROVE_LOCKING', 'PROVE_RAW_LOCK_NESTING', 'DEBUG_ATOMIC_SLEEP'):
+            self.assertEqual(opts.get('CONFIG_' + o), 'y', o)
+        self.assertNotIn('CONFIG_KASAN', opts)
+        self.assertEqual([n for n, r in distro.ROWS.items() if distro.is_debug_row(r)],
+                         ['rt-debug'])
+
     def test_debug_guests(self):
         """The rt-debug row: test-debug's split and timeouts, the heavy
         guest first, the sweeps in no guest."""
